@@ -1,0 +1,22 @@
+"""jsondrip: incremental partial-JSON parsing for LLM streams.
+
+A live best-effort value after every fragment, the exact `json.loads` value at the end, and
+work in proportion to each fragment. `Parser` is the streaming API; `parse_partial` reads one
+buffer that may be cut short.
+"""
+
+from ._backends import available_backends
+from ._errors import JSONDecodeError
+from ._missing import MISSING
+from ._parser import Parser, aiter_values, iter_values, parse_partial
+
+__all__ = [
+    "MISSING",
+    "JSONDecodeError",
+    "Parser",
+    "aiter_values",
+    "available_backends",
+    "iter_values",
+    "parse_partial",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,59 @@
+"""Which engines are usable, and which one a call gets."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from typing import Any
+
+try:
+    from . import _native
+except ImportError:  # the extension did not build; the tests refuse to run without it
+    _native = None  # type: ignore[assignment]
+
+STREAMING = ("native", "python")
+MODES = ("stable", "jiter")
+ENV_VAR = "JSONDRIP_BACKEND"
+
+
+def available_backends() -> list[str]:
+    """The usable backends, in order of preference.
+
+    `"native"` (the Rust core) when the extension is built, `"python"` (the stdlib-only twin)
+    always, and `"jiter"` when jiter is installed (one-shot calls only: it cannot stream).
+    """
+    names = ["native"] if _native is not None else []
+    names.append("python")
+    if importlib.util.find_spec("jiter") is not None:
+        names.append("jiter")
+    return names
+
+
+def resolve(backend: str | None, *, streaming: bool) -> str:
+    """The backend a call uses: the one asked for, else $JSONDRIP_BACKEND, else the first."""
+    name = backend if backend is not None else os.environ.get(ENV_VAR) or None
+    usable = available_backends()
+    if name is None:
+        return usable[0]
+    if name not in usable:
+        known = "native", "python", "jiter"
+        why = "is not installed" if name in known else f"is not one of {', '.join(known)}"
+        raise ValueError(f"backend {name!r} {why}; usable here: {', '.join(usable)}")
+    if streaming and name not in STREAMING:
+        raise ValueError(f"backend {name!r} cannot stream; use 'native' or 'python'")
+    return name
+
+
+def make_engine(backend: str, mode: str, max_depth: int, max_size: int | None) -> Any:
+    """A fresh engine of the named streaming backend."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be 'stable' or 'jiter', not {mode!r}")
+    if max_depth < 1:
+        raise ValueError("max_depth must be at least 1")
+    if max_size is not None and max_size < 0:
+        raise ValueError("max_size must be None or at least 0")
+    if backend == "native":
+        return _native.NativeEngine(mode=mode, max_depth=max_depth, max_size=max_size)
+    from .twin import PythonEngine
+
+    return PythonEngine(mode=mode, max_depth=max_depth, max_size=max_size)

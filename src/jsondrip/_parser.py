@@ -1,0 +1,112 @@
+"""`Parser`, the public face of both streaming engines, and the helpers built on it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any, Union
+
+from . import _backends
+
+Chunk = Union[str, bytes, bytearray, memoryview]
+DEFAULT_MAX_DEPTH = 1024
+
+
+class Parser:
+    """An incremental JSON parser: feed fragments, read the best value so far after each.
+
+    `mode="stable"` (default) never retracts what it showed; `mode="jiter"` shows what
+    `jiter.from_json(prefix, partial_mode="trailing-strings")` would. See docs/semantics.md.
+
+    The value is live: dicts and lists are reused and updated in place by later feeds, so a
+    feed costs work in proportion to its fragment. Deep-copy the value to keep a snapshot.
+    """
+
+    __slots__ = ("_engine", "backend", "mode")
+
+    def __init__(
+        self,
+        *,
+        mode: str = "stable",
+        backend: str | None = None,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+        max_size: int | None = None,
+    ) -> None:
+        self.backend: str = _backends.resolve(backend, streaming=True)
+        self.mode: str = mode
+        self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
+
+    def feed(self, chunk: Chunk) -> Any:
+        """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
+
+        Raises `JSONDecodeError` as soon as the text cannot be the start of a valid document,
+        and again on every later call.
+        """
+        return self._engine.feed(chunk)
+
+    @property
+    def value(self) -> Any:
+        """The current best-effort value, without feeding (`MISSING` before any value)."""
+        return self._engine.value
+
+    @property
+    def done(self) -> bool:
+        """True once a complete document has been read."""
+        return self._engine.done
+
+    def close(self) -> Any:
+        """End the stream: return the final value, or raise `JSONDecodeError` if the document
+        is incomplete or invalid."""
+        return self._engine.close()
+
+    def __repr__(self) -> str:
+        return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"
+
+
+def parse_partial(data: Chunk, *, mode: str = "stable", backend: str | None = None) -> Any:
+    """The best-effort value of one buffer that may be cut short (`MISSING` if none began).
+
+    Raises `JSONDecodeError` only if the text cannot be the start of a valid document.
+    With `backend="jiter"` (mode "jiter" only), jiter itself is called.
+    """
+    name = _backends.resolve(backend, streaming=False)
+    if name == "jiter":
+        return _jiter_partial(data, mode)
+    parser = Parser(mode=mode, backend=name)
+    parser.feed(data)
+    if parser.done:
+        return parser.close()
+    return parser.value
+
+
+def _jiter_partial(data: Chunk, mode: str) -> Any:
+    import jiter
+
+    from ._missing import MISSING
+
+    if mode != "jiter":
+        raise ValueError("backend 'jiter' gives jiter's partial values: use mode='jiter'")
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    try:
+        return jiter.from_json(raw, partial_mode="trailing-strings")
+    except ValueError:
+        return MISSING
+
+
+def iter_values(chunks: Iterable[Chunk], **parser_options: Any) -> Iterator[Any]:
+    """Yield the value after each chunk of an iterable; the stream must end complete.
+
+    The same live object is yielded again as it grows (see `Parser`). After the last chunk
+    the document is closed, so a truncated stream raises `JSONDecodeError`.
+    """
+    parser = Parser(**parser_options)
+    for chunk in chunks:
+        yield parser.feed(chunk)
+    parser.close()
+
+
+async def aiter_values(chunks: AsyncIterable[Chunk], **parser_options: Any) -> AsyncIterator[Any]:
+    """`iter_values` for an async iterable of chunks (as jsonriver's `parse` takes)."""
+    parser = Parser(**parser_options)
+    async for chunk in chunks:
+        yield parser.feed(chunk)
+    parser.close()

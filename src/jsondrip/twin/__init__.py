@@ -1,0 +1,5 @@
+"""The Python backend: a stdlib-only twin of the Rust core, state for state."""
+
+from .stream import PythonEngine
+
+__all__ = ["PythonEngine"]

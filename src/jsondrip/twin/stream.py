@@ -1,0 +1,124 @@
+"""The Python backend's engine: fragments in, live value out. Twin of rust/core/stream.rs and
+rust/python/parser.rs.
+
+It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
+the start of a bytes stream), enforces `max_size`, and keeps the parser failed after an error.
+"""
+
+from __future__ import annotations
+
+import codecs
+from typing import Any, Union
+
+from .._errors import JSONDecodeError
+from .builder import Builder
+from .machine import Machine, MachineError
+
+Chunk = Union[str, bytes, bytearray, memoryview]
+BOM = codecs.BOM_UTF8
+
+
+class PythonEngine:
+    """A parser of one JSON stream, in pure Python."""
+
+    __slots__ = ("at_start", "builder", "closed", "error", "machine", "max_size", "pending")
+
+    def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None:
+        self.builder = Builder()
+        self.machine = Machine(self.builder, jiter_mode=mode == "jiter", max_depth=max_depth)
+        self.max_size = max_size
+        self.pending = b""  # bytes of a code point (or a BOM) not yet whole
+        self.error: JSONDecodeError | None = None
+        self.closed = False
+        self.at_start = True  # nothing read yet: a bytes stream may open with a BOM
+
+    @property
+    def value(self) -> Any:
+        """The current best-effort value (live: updated in place by later feeds)."""
+        return self.builder.root
+
+    @property
+    def done(self) -> bool:
+        """True once a complete document has been read."""
+        return self.machine.state == 7  # DONE
+
+    def _raise(self, msg: str, pos: int, doc: str) -> None:
+        machine = self.machine
+        self.error = JSONDecodeError(msg, doc, pos, machine.line, pos - machine.line_start + 1)
+        raise self.error
+
+    def _check_open(self) -> None:
+        if self.error is not None:
+            raise self.error
+        if self.closed:
+            raise ValueError("the parser is closed: feed() after close()")
+
+    def _read(self, text: str) -> None:
+        """Give decoded text to the machine, within max_size."""
+        machine = self.machine
+        limit = self.max_size
+        over = limit is not None and machine.offset + len(text) > limit
+        if over:
+            text = text[: max(limit - machine.offset, 0)]  # type: ignore[operator]
+        try:
+            machine.feed(text)
+        except MachineError as e:
+            self._raise(e.msg, e.pos, text)
+        if over:
+            self._raise(f"Document exceeds max_size of {limit} characters", limit, text)
+
+    def _decode(self, data: bytes) -> str:
+        """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes."""
+        if self.pending:
+            data = self.pending + data
+            self.pending = b""
+        if self.at_start:
+            if len(data) < 3 and BOM.startswith(data):
+                self.pending = data
+                return ""
+            self.at_start = False
+            if data.startswith(BOM):
+                data = data[3:]
+        try:
+            text, used = codecs.utf_8_decode(data, "strict", False)
+        except UnicodeDecodeError as e:
+            self._read(codecs.utf_8_decode(data[: e.start], "strict", True)[0])
+            self._raise(f"Invalid UTF-8 byte 0x{data[e.start]:02x}", self.machine.offset, "")
+            raise  # unreachable: _raise raises
+        self.pending = data[used:]
+        return text
+
+    def feed(self, chunk: Chunk) -> Any:
+        """Read one fragment and return the current best-effort value."""
+        self._check_open()
+        if isinstance(chunk, str):
+            if self.pending:
+                self._decode_rest()
+            if chunk:
+                self.at_start = False
+            self._read(chunk)
+        elif isinstance(chunk, (bytes, bytearray, memoryview)):
+            self._read(self._decode(bytes(chunk)))
+        else:
+            kind = type(chunk).__name__
+            raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
+        return self.builder.root
+
+    def _decode_rest(self) -> None:
+        """The bytes held back must be whole now: a str or the end follows them."""
+        data, self.pending = self.pending, b""
+        self._raise(f"Invalid UTF-8 byte 0x{data[0]:02x}", self.machine.offset, "")
+
+    def close(self) -> Any:
+        """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""
+        if self.error is not None:
+            raise self.error
+        if not self.closed:
+            if self.pending:
+                self._decode_rest()
+            try:
+                self.machine.close()
+            except MachineError as e:
+                self._raise(e.msg, e.pos, "")
+            self.closed = True
+        return self.builder.root
