@@ -10,8 +10,7 @@ class JSONDecodeError(json.JSONDecodeError):
 
     A subclass of `json.JSONDecodeError`, so `except json.JSONDecodeError` keeps working. A
     streaming parser does not keep the text it has consumed, so `lineno` and `colno` are
-    counted as the text goes by, and `doc` holds only the fragment that was being read (the
-    whole text for one-shot calls).
+    counted as the text goes by, and `doc` is empty (one-shot calls may fill it).
     """
 
     def __init__(
@@ -27,9 +26,6 @@ class JSONDecodeError(json.JSONDecodeError):
             self.lineno = lineno
             self.colno = colno
             self.args = (f"{msg}: line {lineno} column {colno} (char {pos})",)
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
     def __reduce__(self) -> tuple[type, tuple[str, str, int, int, int]]:
         return type(self), (self.msg, self.doc, self.pos, self.lineno, self.colno)

@@ -28,7 +28,7 @@ class PythonEngine:
         self.machine = Machine(self.builder, jiter_mode=mode == "jiter", max_depth=max_depth)
         self.max_size = max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
-        self.error: JSONDecodeError | None = None
+        self.error: Exception | None = None  # the parser stays failed after any error
         self.closed = False
         self.at_start = True  # nothing read yet: a bytes stream may open with a BOM
 
@@ -44,8 +44,9 @@ class PythonEngine:
 
     def _raise(self, msg: str, pos: int, doc: str) -> None:
         machine = self.machine
-        self.error = JSONDecodeError(msg, doc, pos, machine.line, pos - machine.line_start + 1)
-        raise self.error
+        error = JSONDecodeError(msg, doc, pos, machine.line, pos - machine.line_start + 1)
+        self.error = error
+        raise error
 
     def _check_open(self) -> None:
         if self.error is not None:
@@ -63,7 +64,10 @@ class PythonEngine:
         try:
             machine.feed(text)
         except MachineError as e:
-            self._raise(e.msg, e.pos, text)
+            self._raise(e.msg, e.pos, "")
+        except Exception as e:  # a value Python refuses (an int past the digit limit)
+            self.error = e
+            raise
         if over:
             self._raise(f"Document exceeds max_size of {limit} characters", limit, text)
 
@@ -120,5 +124,8 @@ class PythonEngine:
                 self.machine.close()
             except MachineError as e:
                 self._raise(e.msg, e.pos, "")
+            except Exception as e:
+                self.error = e
+                raise
             self.closed = True
         return self.builder.root

@@ -1,0 +1,20 @@
+//! The parser core: no Python here, so `cargo test` needs no interpreter.
+//!
+//! - [`machine`]: the state machine over complete code points (twin: `src/jsondrip/twin/machine.py`).
+//! - [`stream`]: bytes in any chunking (UTF-8 decoding, BOM, `max_size`, sticky errors).
+//! - [`sink`]: the events the machine emits, implemented by whoever builds values.
+//! - [`value`]: a plain Rust value tree built from those events.
+
+pub mod error;
+pub mod machine;
+pub mod sink;
+pub mod stream;
+pub mod value;
+
+pub use error::{Failure, ParseError};
+pub use machine::{Machine, Mode};
+pub use sink::{Atom, Sink, Stop, Str};
+pub use stream::Stream;
+
+#[cfg(test)]
+mod tests;

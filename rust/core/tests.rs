@@ -1,0 +1,152 @@
+//! Core tests without Python: values after each fragment, final values, errors.
+
+use super::value::{Value, ValueBuilder};
+use super::{Failure, Mode, Stream};
+
+fn parse(chunks: &[&[u8]], mode: Mode) -> (Result<(), Failure>, Option<Value>) {
+    let mut stream = Stream::new(mode, 1024, None);
+    let mut sink = ValueBuilder::default();
+    for chunk in chunks {
+        if let Err(e) = stream.feed_bytes(chunk, &mut sink) {
+            return (Err(e), sink.root);
+        }
+    }
+    (Ok(()), sink.root)
+}
+
+fn partial(text: &str, mode: Mode) -> Option<Value> {
+    let (result, value) = parse(&[text.as_bytes()], mode);
+    result.expect("valid prefix");
+    value
+}
+
+fn closed(text: &str) -> Result<Option<Value>, Failure> {
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    let mut sink = ValueBuilder::default();
+    stream.feed_bytes(text.as_bytes(), &mut sink)?;
+    stream.close(&mut sink)?;
+    Ok(sink.root)
+}
+
+fn int(text: &str) -> Value {
+    Value::Int(text.to_string())
+}
+
+fn s(text: &str) -> Value {
+    Value::Str(text.as_bytes().to_vec())
+}
+
+#[test]
+fn numbers_are_atomic_in_stable_mode_and_tentative_in_jiter_mode() {
+    assert_eq!(
+        partial("[1, 2", Mode::Stable),
+        Some(Value::Array(vec![int("1")]))
+    );
+    assert_eq!(
+        partial("[1, 2", Mode::Jiter),
+        Some(Value::Array(vec![int("1"), int("2")]))
+    );
+    assert_eq!(
+        partial("[1, 2.", Mode::Jiter),
+        Some(Value::Array(vec![int("1")]))
+    );
+    assert_eq!(partial("12", Mode::Stable), None);
+    assert_eq!(partial("12", Mode::Jiter), Some(int("12")));
+    assert_eq!(closed("12").unwrap(), Some(int("12")));
+}
+
+#[test]
+fn strings_grow_and_hold_back_incomplete_escapes() {
+    let object = |v: Value| Some(Value::Object(vec![(b"a".to_vec(), v)]));
+    assert_eq!(partial(r#"{"a": "x"#, Mode::Stable), object(s("x")));
+    assert_eq!(partial(r#"{"a": ""#, Mode::Stable), object(s("")));
+    assert_eq!(partial(r#""ab\u00"#, Mode::Stable), Some(s("ab")));
+    assert_eq!(partial(r#""\ud83d"#, Mode::Stable), Some(s("")));
+    assert_eq!(partial(r#""\ud83d\ude00"#, Mode::Stable), Some(s("😀")));
+    // A lone surrogate is kept, as json.loads keeps it (WTF-8).
+    assert_eq!(
+        closed(r#""\ud800""#).unwrap(),
+        Some(Value::Str(vec![0xed, 0xa0, 0x80]))
+    );
+}
+
+#[test]
+fn code_points_cut_between_fragments_are_held_back() {
+    let text = "\"中文\"".as_bytes();
+    let (result, value) = parse(&[&text[..2], &text[2..5]], Mode::Stable);
+    result.unwrap();
+    assert_eq!(value, Some(s("中")));
+}
+
+#[test]
+fn literals_show_when_complete() {
+    assert_eq!(partial("[tr", Mode::Stable), Some(Value::Array(vec![])));
+    assert_eq!(
+        partial("[true", Mode::Stable),
+        Some(Value::Array(vec![Value::Bool(true)]))
+    );
+    assert_eq!(
+        closed("-Infinity").unwrap(),
+        Some(Value::Float(f64::NEG_INFINITY))
+    );
+}
+
+fn error(text: &str) -> (String, u64, u64, u64) {
+    match closed(text) {
+        Err(Failure::Invalid(e)) => (e.msg, e.pos, e.line, e.column),
+        other => panic!("expected an error for {text:?}, got {other:?}"),
+    }
+}
+
+#[test]
+fn errors_match_json_loads() {
+    let expect = |text: &str, msg: &str, pos: u64| {
+        let (got_msg, got_pos, _, _) = error(text);
+        assert_eq!((got_msg.as_str(), got_pos), (msg, pos), "{text:?}");
+    };
+    expect("[1,]", "Expecting value", 3);
+    assert_eq!(error("1.x"), ("Extra data".into(), 1, 1, 2));
+    assert_eq!(error("\"\\x\""), ("Invalid \\escape".into(), 1, 1, 2));
+    assert_eq!(
+        error("\"ab\\u12x4\""),
+        ("Invalid \\uXXXX escape".into(), 4, 1, 5)
+    );
+    assert_eq!(
+        error("\n\n  [1,\n  x]"),
+        ("Expecting value".into(), 10, 4, 3)
+    );
+    assert_eq!(
+        error("\"abc"),
+        ("Unterminated string starting at".into(), 0, 1, 1)
+    );
+    assert_eq!(
+        error("{\"a\" 1}"),
+        ("Expecting ':' delimiter".into(), 5, 1, 6)
+    );
+    assert_eq!(error("[\"é\", x]").1, 6);
+    expect("-", "Expecting value", 0);
+}
+
+#[test]
+fn invalid_utf8_is_an_error_with_its_position() {
+    let (result, _) = parse(&[b"[\"\xc3\xa9\", \xff]"], Mode::Stable);
+    match result {
+        Err(Failure::Invalid(e)) => {
+            assert_eq!((e.msg.as_str(), e.pos), ("Invalid UTF-8 byte 0xff", 6))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn deep_nesting_is_limited_without_recursion() {
+    let text = "[".repeat(1_000_000);
+    let (result, _) = parse(&[text.as_bytes()], Mode::Stable);
+    match result {
+        Err(Failure::Invalid(e)) => assert_eq!(
+            (e.msg.as_str(), e.pos),
+            ("Maximum nesting depth of 1024 exceeded", 1024)
+        ),
+        other => panic!("{other:?}"),
+    }
+}

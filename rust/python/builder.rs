@@ -1,0 +1,275 @@
+//! Builds the live Python value from the core's events. Twin: `src/jsondrip/twin/builder.py`.
+//!
+//! Containers are created once and updated in place through the C API, so an event costs
+//! work in proportion to what it adds, never to the size of the document.
+
+use std::ffi::CString;
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyFloat, PyList, PyString};
+
+use super::keys::KeyCache;
+use crate::core::{Atom, Sink, Stop, Str};
+
+/// The value under construction, kept between feeds.
+pub struct Builder {
+    pub root: Option<Py<PyAny>>,
+    /// Open containers, innermost last, with `true` for a dict.
+    containers: Vec<(Py<PyAny>, bool)>,
+    key: Option<Py<PyString>>,
+    string_shown: bool,
+    tentative_shown: bool,
+    /// What the key of the tentative number held before it (None: nothing).
+    tentative_prev: Option<Py<PyAny>>,
+    keys: KeyCache,
+    /// The Python exception that stopped the core, raised by the engine.
+    pub error: Option<PyErr>,
+}
+
+impl Builder {
+    pub fn new() -> Self {
+        Builder {
+            root: None,
+            containers: Vec::new(),
+            key: None,
+            string_shown: false,
+            tentative_shown: false,
+            tentative_prev: None,
+            keys: KeyCache::new(),
+            error: None,
+        }
+    }
+
+    /// A sink that builds with the interpreter held.
+    pub fn sink<'a, 'py>(&'a mut self, py: Python<'py>) -> PySink<'a, 'py> {
+        PySink { py, b: self }
+    }
+}
+
+pub struct PySink<'a, 'py> {
+    py: Python<'py>,
+    b: &'a mut Builder,
+}
+
+/// Turns a C API status into Result, keeping the Python exception for the engine.
+fn check(py: Python<'_>, status: i32, b: &mut Builder) -> Result<(), Stop> {
+    if status == 0 {
+        return Ok(());
+    }
+    b.error = Some(PyErr::fetch(py));
+    Err(Stop)
+}
+
+impl<'py> PySink<'_, 'py> {
+    fn stop(&mut self, err: PyErr) -> Stop {
+        self.b.error = Some(err);
+        Stop
+    }
+
+    fn key_ptr(&self) -> *mut ffi::PyObject {
+        self.b
+            .key
+            .as_ref()
+            .expect("a key precedes every property")
+            .as_ptr()
+    }
+
+    /// Puts `value` in the open slot: the root, a new property or a new element.
+    fn insert(&mut self, value: Bound<'py, PyAny>) -> Result<(), Stop> {
+        let Some((top, is_dict)) = self.b.containers.last() else {
+            self.b.root = Some(value.unbind());
+            return Ok(());
+        };
+        // SAFETY: `top` is a live dict or list (its kind recorded when it was created), the
+        // key is a str, and both calls take new references, leaving ours untouched.
+        let status = unsafe {
+            if *is_dict {
+                ffi::PyDict_SetItem(top.as_ptr(), self.key_ptr(), value.as_ptr())
+            } else {
+                ffi::PyList_Append(top.as_ptr(), value.as_ptr())
+            }
+        };
+        check(self.py, status, self.b)
+    }
+
+    /// Replaces the value in the open slot (the last element, or the current key's value).
+    fn replace(&mut self, value: Bound<'py, PyAny>) -> Result<(), Stop> {
+        let Some((top, is_dict)) = self.b.containers.last() else {
+            self.b.root = Some(value.unbind());
+            return Ok(());
+        };
+        if *is_dict {
+            return self.insert(value);
+        }
+        // SAFETY: `top` is a live, non-empty list (the slot was shown); SetItem steals the
+        // reference that `into_ptr` hands over.
+        let status = unsafe {
+            let last = ffi::PyList_GET_SIZE(top.as_ptr()) - 1;
+            ffi::PyList_SetItem(top.as_ptr(), last, value.into_ptr())
+        };
+        check(self.py, status, self.b)
+    }
+
+    fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
+        if let Some(text) = text.as_str() {
+            return Ok(PyString::new(self.py, text).into_any());
+        }
+        // SAFETY: the pointer and length describe `text.bytes`; the codec name is a C string
+        // literal; the result is a new reference or NULL with an exception set.
+        let object = unsafe {
+            ffi::PyUnicode_DecodeUTF8(
+                text.bytes.as_ptr().cast(),
+                text.bytes.len() as ffi::Py_ssize_t,
+                c"surrogatepass".as_ptr(),
+            )
+        };
+        // SAFETY: a new reference, or NULL which `from_owned_ptr_or_err` turns into the error.
+        unsafe { Bound::from_owned_ptr_or_err(self.py, object) }.map_err(|e| self.stop(e))
+    }
+
+    fn atom_object(&mut self, atom: Atom) -> Result<Bound<'py, PyAny>, Stop> {
+        let py = self.py;
+        Ok(match atom {
+            Atom::Int(text) => match text.parse::<i64>() {
+                Ok(small) => small.into_pyobject(py).expect("infallible").into_any(),
+                Err(_) => self.big_int(text)?,
+            },
+            Atom::Float(text) => {
+                PyFloat::new(py, text.parse().expect("the core gives numbers")).into_any()
+            }
+            Atom::True => true
+                .into_pyobject(py)
+                .expect("infallible")
+                .to_owned()
+                .into_any(),
+            Atom::False => false
+                .into_pyobject(py)
+                .expect("infallible")
+                .to_owned()
+                .into_any(),
+            Atom::Null => py.None().into_bound(py),
+            Atom::NaN => PyFloat::new(py, f64::NAN).into_any(),
+            Atom::Infinity => PyFloat::new(py, f64::INFINITY).into_any(),
+            Atom::NegInfinity => PyFloat::new(py, f64::NEG_INFINITY).into_any(),
+        })
+    }
+
+    /// An integer too big for i64: CPython parses it (and applies its limit on digits).
+    fn big_int(&mut self, text: &str) -> Result<Bound<'py, PyAny>, Stop> {
+        let digits = CString::new(text).expect("number text has no NUL");
+        // SAFETY: a NUL-terminated string; the result is a new reference or NULL with an
+        // exception set (for instance past sys.get_int_max_str_digits()).
+        let object = unsafe { ffi::PyLong_FromString(digits.as_ptr(), std::ptr::null_mut(), 10) };
+        // SAFETY: as above.
+        unsafe { Bound::from_owned_ptr_or_err(self.py, object) }.map_err(|e| self.stop(e))
+    }
+}
+
+impl Sink for PySink<'_, '_> {
+    fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
+        let container = if object {
+            PyDict::new(self.py).into_any()
+        } else {
+            PyList::empty(self.py).into_any()
+        };
+        self.insert(container.clone())?;
+        self.b.containers.push((container.unbind(), object));
+        Ok(())
+    }
+
+    fn end_container(&mut self) {
+        self.b.containers.pop();
+    }
+
+    fn set_key(&mut self, key: Str) -> Result<(), Stop> {
+        let key = match key.as_str() {
+            Some(text) => self.b.keys.get(self.py, text),
+            None => self
+                .string_object(key)?
+                .cast_into::<PyString>()
+                .expect("decoding gives a str"),
+        };
+        self.b.key = Some(key.unbind());
+        Ok(())
+    }
+
+    fn string(&mut self, text: Str, complete: bool) -> Result<(), Stop> {
+        let object = self.string_object(text)?;
+        if self.b.string_shown {
+            self.replace(object)?;
+        } else {
+            self.insert(object)?;
+        }
+        self.b.string_shown = !complete;
+        Ok(())
+    }
+
+    fn atom(&mut self, atom: Atom) -> Result<(), Stop> {
+        let object = self.atom_object(atom)?;
+        if self.b.tentative_shown {
+            self.b.tentative_shown = false;
+            self.b.tentative_prev = None;
+            self.replace(object)
+        } else {
+            self.insert(object)
+        }
+    }
+
+    fn show_tentative(&mut self, atom: Atom) -> Result<(), Stop> {
+        let object = self.atom_object(atom)?;
+        if self.b.tentative_shown {
+            return self.replace(object);
+        }
+        if let Some((top, true)) = self.b.containers.last() {
+            let dict = top
+                .bind(self.py)
+                .cast::<PyDict>()
+                .expect("recorded as a dict");
+            let key = self
+                .b
+                .key
+                .as_ref()
+                .expect("a key precedes every property")
+                .bind(self.py);
+            self.b.tentative_prev = dict
+                .get_item(key)
+                .map_err(|e| self.stop(e))?
+                .map(Bound::unbind);
+        }
+        self.b.tentative_shown = true;
+        self.insert(object)
+    }
+
+    fn hide_tentative(&mut self) {
+        if !self.b.tentative_shown {
+            return;
+        }
+        self.b.tentative_shown = false;
+        let previous = self.b.tentative_prev.take();
+        let Some((top, is_dict)) = self.b.containers.last() else {
+            self.b.root = None;
+            return;
+        };
+        let py = self.py;
+        let top = top.bind(py);
+        // Restoring or removing an entry we put there ourselves cannot fail.
+        if *is_dict {
+            let dict = top.cast::<PyDict>().expect("recorded as a dict");
+            let key = self
+                .b
+                .key
+                .as_ref()
+                .expect("a key precedes every property")
+                .bind(py);
+            match previous {
+                Some(value) => dict.set_item(key, value).expect("restoring a shown key"),
+                None => dict.del_item(key).expect("removing a shown key"),
+            }
+        } else {
+            let list = top.cast::<PyList>().expect("recorded as a list");
+            list.del_item(list.len() - 1)
+                .expect("removing a shown element");
+        }
+    }
+}

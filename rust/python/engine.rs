@@ -1,0 +1,149 @@
+//! `NativeEngine`: one JSON stream, driven from Python. Twin: `src/jsondrip/twin/stream.py`'s
+//! `PythonEngine`; `jsondrip.Parser` wraps either.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+
+use super::builder::Builder;
+use crate::core::{Failure, Mode, ParseError, Stream};
+
+static MISSING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static DECODE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    Ok(MISSING
+        .import(py, "jsondrip._missing", "MISSING")?
+        .clone()
+        .unbind())
+}
+
+/// `jsondrip.JSONDecodeError` for a core error (a stream keeps no text, so `doc` is empty).
+fn decode_error(py: Python<'_>, e: &ParseError) -> PyErr {
+    let made = DECODE_ERROR
+        .import(py, "jsondrip._errors", "JSONDecodeError")
+        .and_then(|cls| cls.call1((e.msg.as_str(), "", e.pos, e.line, e.column)));
+    match made {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(err) => err,
+    }
+}
+
+/// The native engine of one stream. Use it through `jsondrip.Parser`.
+#[pyclass(module = "jsondrip._native")]
+pub struct NativeEngine {
+    stream: Stream,
+    builder: Builder,
+    error: Option<PyErr>,
+}
+
+impl NativeEngine {
+    fn failed(&mut self, py: Python<'_>, failure: Failure) -> PyErr {
+        let err = match failure {
+            Failure::Invalid(e) => decode_error(py, &e),
+            Failure::Stopped => self
+                .builder
+                .error
+                .take()
+                .expect("a stopped sink keeps its error"),
+            Failure::Closed => {
+                return PyValueError::new_err("the parser is closed: feed() after close()")
+            }
+        };
+        self.error = Some(err.clone_ref(py));
+        err
+    }
+
+    fn value_of(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match &self.builder.root {
+            Some(root) => Ok(root.clone_ref(py)),
+            None => missing(py),
+        }
+    }
+
+    fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
+        match &self.error {
+            Some(err) => Err(err.clone_ref(py)),
+            None => Ok(()),
+        }
+    }
+}
+
+#[pymethods]
+impl NativeEngine {
+    #[new]
+    #[pyo3(signature = (*, mode, max_depth, max_size))]
+    fn new(mode: &str, max_depth: usize, max_size: Option<u64>) -> PyResult<Self> {
+        let mode = match mode {
+            "stable" => Mode::Stable,
+            "jiter" => Mode::Jiter,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "mode must be 'stable' or 'jiter', not {other:?}"
+                )))
+            }
+        };
+        Ok(NativeEngine {
+            stream: Stream::new(mode, max_depth, max_size),
+            builder: Builder::new(),
+            error: None,
+        })
+    }
+
+    /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value.
+    fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.check_failed(py)?;
+        let mut sink = self.builder.sink(py);
+        let result = if let Ok(text) = chunk.cast::<PyString>() {
+            match text.to_str() {
+                Ok(text) => self.stream.feed_text(text.as_bytes(), false, &mut sink),
+                Err(_) => {
+                    // A str holding lone surrogates: read it as WTF-8.
+                    let wtf8 = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                    let bytes = wtf8.cast::<PyBytes>()?.as_bytes();
+                    self.stream.feed_text(bytes, true, &mut sink)
+                }
+            }
+        } else if let Ok(bytes) = chunk.cast::<PyBytes>() {
+            self.stream.feed_bytes(bytes.as_bytes(), &mut sink)
+        } else if let Ok(array) = chunk.cast::<PyByteArray>() {
+            self.stream.feed_bytes(&array.to_vec(), &mut sink)
+        } else if chunk.is_instance_of::<pyo3::types::PyMemoryView>() {
+            let bytes = py.get_type::<PyBytes>().call1((chunk,))?;
+            self.stream
+                .feed_bytes(bytes.cast::<PyBytes>()?.as_bytes(), &mut sink)
+        } else {
+            let kind = chunk.get_type().name()?;
+            return Err(PyTypeError::new_err(format!(
+                "feed() takes str, bytes, bytearray or memoryview, not {kind}"
+            )));
+        };
+        if let Err(failure) = result {
+            return Err(self.failed(py, failure));
+        }
+        self.value_of(py)
+    }
+
+    /// The current best-effort value (live: updated in place by later feeds).
+    #[getter]
+    fn value(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.value_of(py)
+    }
+
+    /// True once a complete document has been read.
+    #[getter]
+    fn done(&self) -> bool {
+        self.stream.done()
+    }
+
+    /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
+    fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.check_failed(py)?;
+        let mut sink = self.builder.sink(py);
+        if let Err(failure) = self.stream.close(&mut sink) {
+            return Err(self.failed(py, failure));
+        }
+        self.value_of(py)
+    }
+}

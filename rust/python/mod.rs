@@ -1,0 +1,16 @@
+//! The pyo3 layer: `jsondrip._native`. It adapts Python arguments to the core and builds
+//! live Python objects from the core's events; no parsing happens here.
+
+mod builder;
+mod engine;
+mod keys;
+
+use pyo3::prelude::*;
+
+/// The native backend of jsondrip (the Rust core). Use it through `jsondrip.Parser`.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<engine::NativeEngine>()?;
+    Ok(())
+}

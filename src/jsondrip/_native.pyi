@@ -1,0 +1,20 @@
+"""Type stub of the native extension (the Rust core, rust/python/). Use `jsondrip.Parser`."""
+
+from typing import Any, Union
+
+_Chunk = Union[str, bytes, bytearray, memoryview]
+
+class NativeEngine:
+    """The native engine of one JSON stream."""
+
+    def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None: ...
+    def feed(self, chunk: _Chunk) -> Any:
+        """Read one fragment and return the current best-effort value."""
+    @property
+    def value(self) -> Any:
+        """The current best-effort value (live: updated in place by later feeds)."""
+    @property
+    def done(self) -> bool:
+        """True once a complete document has been read."""
+    def close(self) -> Any:
+        """End the stream: the final value, or JSONDecodeError if it is incomplete."""
