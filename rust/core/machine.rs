@@ -206,6 +206,8 @@ pub struct Machine {
     hex: u32,
     hex_len: u32,
     high: u32,
+    /// Just after the last `\u` escape.
+    escape_end: Option<Mark>,
     number: Vec<u8>,
     number_state: Num,
     number_float: bool,
@@ -234,6 +236,7 @@ impl Machine {
             hex: 0,
             hex_len: 0,
             high: 0,
+            escape_end: None,
             number: Vec::new(),
             number_state: Num::Minus,
             number_float: false,
@@ -408,6 +411,9 @@ impl Machine {
         }
         if let Mark::Byte(_) = self.token_start {
             self.token_start = Mark::Char(self.resolve(self.token_start, chunk));
+        }
+        if let Some(mark @ Mark::Byte(_)) = self.escape_end {
+            self.escape_end = Some(Mark::Char(self.resolve(mark, chunk)));
         }
         self.offset += count_chars(chunk);
         result?;
@@ -616,6 +622,7 @@ impl Machine {
                     self.hex = self.hex << 4 | digit;
                     self.hex_len += 1;
                     if self.hex_len == 4 {
+                        self.escape_end = Some(Mark::Byte(i));
                         *state = self.end_escape(self.hex);
                     }
                 }
@@ -687,6 +694,10 @@ impl Machine {
                 Err(self.syntax("Invalid \\uXXXX escape", end - self.hex_len as u64 - 1))
             }
             State::Literal => Err(self.syntax("Expecting value", token_start)),
+            // json's quirk: a \uXXXX escape that ends the text is reported as invalid.
+            _ if self.escape_end.map(|mark| self.resolve(mark, b"")) == Some(end) => {
+                Err(self.syntax("Invalid \\uXXXX escape", end - 5))
+            }
             _ => Err(self.syntax("Unterminated string starting at", token_start)),
         }
     }

@@ -18,7 +18,9 @@ pub struct Builder {
     /// Open containers, innermost last, with `true` for a dict.
     containers: Vec<(Py<PyAny>, bool)>,
     key: Option<Py<PyString>>,
-    string_shown: bool,
+    /// The string value still open, as shown, and how many bytes of its content it holds:
+    /// the next one is this one plus the new bytes (one copy, as `s + chunk` costs).
+    open_string: Option<(Py<PyAny>, usize)>,
     tentative_shown: bool,
     /// What the key of the tentative number held before it (None: nothing).
     tentative_prev: Option<Py<PyAny>>,
@@ -33,7 +35,7 @@ impl Builder {
             root: None,
             containers: Vec::new(),
             key: None,
-            string_shown: false,
+            open_string: None,
             tentative_shown: false,
             tentative_prev: None,
             keys: KeyCache::new(),
@@ -195,13 +197,39 @@ impl Sink for PySink<'_, '_> {
     }
 
     fn string(&mut self, text: Str, complete: bool) -> Result<(), Stop> {
-        let object = self.string_object(text)?;
-        if self.b.string_shown {
-            self.replace(object)?;
-        } else {
-            self.insert(object)?;
+        let shown = self.b.open_string.take();
+        let object = match shown {
+            Some((previous, len)) if !text.surrogates => {
+                let delta = PyString::new(
+                    self.py,
+                    text.as_str()
+                        .expect("no surrogates")
+                        .get(len..)
+                        .expect("strings only grow"),
+                );
+                // SAFETY: both are live str objects; Concat returns a new reference or NULL
+                // with an exception set.
+                let joined = unsafe { ffi::PyUnicode_Concat(previous.as_ptr(), delta.as_ptr()) };
+                // SAFETY: as above.
+                let joined = unsafe { Bound::from_owned_ptr_or_err(self.py, joined) }
+                    .map_err(|e| self.stop(e))?;
+                self.replace(joined.clone())?;
+                joined
+            }
+            Some(_) => {
+                let object = self.string_object(text)?;
+                self.replace(object.clone())?;
+                object
+            }
+            None => {
+                let object = self.string_object(text)?;
+                self.insert(object.clone())?;
+                object
+            }
+        };
+        if !complete {
+            self.b.open_string = Some((object.unbind(), text.bytes.len()));
         }
-        self.b.string_shown = !complete;
         Ok(())
     }
 

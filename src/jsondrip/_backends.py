@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 from typing import Any
@@ -22,17 +23,22 @@ def available_backends() -> list[str]:
     `"native"` (the Rust core) when the extension is built, `"python"` (the stdlib-only twin)
     always, and `"jiter"` when jiter is installed (one-shot calls only: it cannot stream).
     """
+    return list(_usable())
+
+
+@functools.lru_cache(maxsize=1)
+def _usable() -> tuple[str, ...]:
     names = ["native"] if _native is not None else []
     names.append("python")
     if importlib.util.find_spec("jiter") is not None:
         names.append("jiter")
-    return names
+    return tuple(names)
 
 
 def resolve(backend: str | None, *, streaming: bool) -> str:
     """The backend a call uses: the one asked for, else $JSONDRIP_BACKEND, else the first."""
     name = backend if backend is not None else os.environ.get(ENV_VAR) or None
-    usable = available_backends()
+    usable = _usable()
     if name is None:
         return usable[0]
     if name not in usable:

@@ -1,8 +1,8 @@
 """Type stub of the native extension (the Rust core, rust/python/). Use `jsondrip.Parser`."""
 
-from typing import Any, Union
+from typing import Any
 
-_Chunk = Union[str, bytes, bytearray, memoryview]
+_Chunk = str | bytes | bytearray | memoryview
 
 class NativeEngine:
     """The native engine of one JSON stream."""

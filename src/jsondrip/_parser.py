@@ -21,8 +21,6 @@ class Parser:
     feed costs work in proportion to its fragment. Deep-copy the value to keep a snapshot.
     """
 
-    __slots__ = ("_engine", "backend", "mode")
-
     def __init__(
         self,
         *,
@@ -34,6 +32,8 @@ class Parser:
         self.backend: str = _backends.resolve(backend, streaming=True)
         self.mode: str = mode
         self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
+        # The hot path: calls go straight to the engine, without a Python frame in between.
+        self.feed = self._engine.feed  # type: ignore[method-assign]
 
     def feed(self, chunk: Chunk) -> Any:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.

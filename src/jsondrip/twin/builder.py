@@ -18,7 +18,7 @@ _ABSENT = object()
 class Builder:
     """The value under construction and the stack of containers still open."""
 
-    __slots__ = ("containers", "key", "string_shown", "tentative_prev", "tentative_shown", "root")
+    __slots__ = ("containers", "key", "root", "string_shown", "tentative_prev", "tentative_shown")
 
     def __init__(self) -> None:
         self.root: Any = MISSING
@@ -65,8 +65,14 @@ class Builder:
 
     def string(self, text: str, complete: bool) -> None:
         """The string value so far (complete or not): shown new, or replacing the shorter one."""
-        if self.string_shown:
-            self._replace(text)
+        if self.string_shown and self.containers:
+            top = self.containers[-1]
+            if type(top) is dict:
+                top[self.key] = text
+            else:
+                top[-1] = text
+        elif self.string_shown:
+            self.root = text
         else:
             self._insert(text)
         self.string_shown = not complete

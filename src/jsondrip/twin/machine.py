@@ -46,10 +46,23 @@ SURROGATE_U = 12
 NUMBER = 13
 LITERAL = 14
 
-STATE_NAMES = (
-    "VALUE ARRAY_FIRST ARRAY_NEXT OBJECT_FIRST OBJECT_KEY OBJECT_COLON OBJECT_NEXT DONE "
-    "STRING ESCAPE UNICODE SURROGATE_BACKSLASH SURROGATE_U NUMBER LITERAL"
-).split()
+STATE_NAMES = [
+    "VALUE",
+    "ARRAY_FIRST",
+    "ARRAY_NEXT",
+    "OBJECT_FIRST",
+    "OBJECT_KEY",
+    "OBJECT_COLON",
+    "OBJECT_NEXT",
+    "DONE",
+    "STRING",
+    "ESCAPE",
+    "UNICODE",
+    "SURROGATE_BACKSLASH",
+    "SURROGATE_U",
+    "NUMBER",
+    "LITERAL",
+]
 
 EXPECTING = {
     VALUE: "Expecting value",
@@ -139,10 +152,12 @@ class Machine:
         # The token in progress.
         self.token_start = 0  # position of its first character
         self.in_key = False
-        self.parts: list[str] = []  # string content so far (decoded)
+        self.shown = ""  # string content already shown (flushed)
+        self.parts: list[str] = []  # string content read since (decoded)
         self.string_dirty = False  # the string value grew since the last flush
         self.hex = ""  # hex digits of a \u escape so far
         self.high = 0  # a high surrogate waiting for its low half, or 0
+        self.escape_end = -1  # position just after the last \u escape
         self.number = ""  # number text so far
         self.number_state = N_MINUS
         self.number_float = False
@@ -166,6 +181,7 @@ class Machine:
         if c == '"':
             self.token_start = pos
             self.in_key = False
+            self.shown = ""
             self.parts = []
             self.string_dirty = True
             return STRING
@@ -217,6 +233,7 @@ class Machine:
     def push_lone_high(self) -> None:
         self.parts.append(chr(self.high))
         self.high = 0
+        self.string_dirty = True
 
     def end_escape(self, code: int) -> int:
         """Four hex digits read: a character, a held-back high surrogate, or a pair."""
@@ -247,6 +264,13 @@ class Machine:
     def feed(self, text: str) -> None:
         """Read one fragment. Raises MachineError at the first character that cannot fit."""
         state = self.state
+        if state == STRING and not self.in_key and _STRING_PLAIN(text).end() == len(text):
+            # The STRING state's plain run covering the whole fragment: the common case
+            # while a long value streams, so it skips the loop.
+            self.offset += len(text)
+            if text or self.string_dirty:
+                self.show_string("".join(self.parts) + text if self.parts else text)
+            return
         offset = self.offset
         n = len(text)
         i = 0
@@ -264,10 +288,16 @@ class Machine:
                     i = j + 1
                     if c == '"':
                         parts = self.parts
-                        state = self.end_string(parts[0] if len(parts) == 1 else "".join(parts))
+                        state = self.end_string(self.shown + "".join(parts))
                         self.parts = []
                     elif c == "\\":
-                        state = ESCAPE
+                        char = ESCAPES.get(text[i]) if i < n else None
+                        if char is None:
+                            state = ESCAPE
+                        else:  # ESCAPE's transition, taken here while both are at hand
+                            self.parts.append(char)
+                            self.string_dirty = True
+                            i += 1
                     else:
                         raise self.fail("Invalid control character at", offset + j)
                     continue
@@ -303,10 +333,11 @@ class Machine:
                         if c != ":":
                             raise self.fail(EXPECTING[state], pos)
                         state = VALUE
-                    elif state == OBJECT_KEY or state == OBJECT_FIRST:
+                    elif state in (OBJECT_KEY, OBJECT_FIRST):
                         if c == '"':
                             self.token_start = pos
                             self.in_key = True
+                            self.shown = ""
                             self.parts = []
                             state = STRING
                         elif c == "}" and state == OBJECT_FIRST:
@@ -372,6 +403,7 @@ class Machine:
                     i += 1
                     self.hex += c
                     if len(self.hex) == 4:
+                        self.escape_end = offset + i
                         state = self.end_escape(int(self.hex, 16))
                 elif state == SURROGATE_BACKSLASH:
                     if c == "\\":
@@ -379,7 +411,6 @@ class Machine:
                         state = SURROGATE_U
                     else:  # no low half: keep the lone surrogate, read c as string content
                         self.push_lone_high()
-                        self.string_dirty = True
                         state = STRING
                 elif c == "u":  # SURROGATE_U: the low half may follow
                     i += 1
@@ -387,7 +418,6 @@ class Machine:
                     state = UNICODE
                 else:  # SURROGATE_U, another escape: keep the lone surrogate
                     self.push_lone_high()
-                    self.string_dirty = True
                     state = ESCAPE  # the backslash is read; c is the escape's letter
         except MachineError:
             self.offset = offset + n
@@ -396,6 +426,35 @@ class Machine:
             self.state = state
         self.offset = offset + n
         self.flush()
+
+    def show_string(self, text: str) -> None:
+        """The string value still open grows by `text` (read since the last flush).
+
+        CPython appends to a str in place when the `+=` holds its only reference, so the
+        slot and `self.shown` let go of it first: the growth then costs the fragment, not
+        the whole string. A string that the reader still holds is copied, as it must be.
+        """
+        builder = self.builder
+        containers = builder.containers
+        self.parts = []
+        self.string_dirty = False
+        if not builder.string_shown or not containers:
+            self.shown += text
+            builder.string(self.shown, False)
+            return
+        shown = self.shown
+        self.shown = ""
+        top = containers[-1]
+        if type(top) is dict:
+            key = builder.key
+            top[key] = None
+            shown += text
+            top[key] = shown
+        else:
+            top[-1] = None
+            shown += text
+            top[-1] = shown
+        self.shown = shown
 
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:
@@ -408,11 +467,7 @@ class Machine:
         state = self.state
         if STRING <= state <= SURROGATE_U:
             if not self.in_key and self.string_dirty:
-                parts = self.parts
-                text = parts[0] if len(parts) == 1 else "".join(parts)
-                self.parts = [text] if text else []
-                self.builder.string(text, False)
-                self.string_dirty = False
+                self.show_string("".join(self.parts))
         elif state == NUMBER and self.jiter_mode:
             self._jiter_tentative()
 
@@ -432,6 +487,8 @@ class Machine:
             raise self.fail("Invalid \\uXXXX escape", end - len(self.hex) - 1)
         if state == LITERAL:
             raise self.fail("Expecting value", self.token_start)
+        if self.escape_end == end:  # json's quirk: a \uXXXX escape that ends the text
+            raise self.fail("Invalid \\uXXXX escape", end - 5)
         raise self.fail("Unterminated string starting at", self.token_start)
 
     @property
@@ -441,4 +498,3 @@ class Machine:
     def describe(self) -> str:
         """The state's name, for debugging and error messages."""
         return STATE_NAMES[self.state]
-

@@ -94,8 +94,20 @@ class PythonEngine:
 
     def feed(self, chunk: Chunk) -> Any:
         """Read one fragment and return the current best-effort value."""
-        self._check_open()
-        if isinstance(chunk, str):
+        if self.error is not None or self.closed:
+            self._check_open()
+        if type(chunk) is str and self.max_size is None and not self.pending:
+            # The hot path: a str fragment goes straight to the machine.
+            if chunk:
+                self.at_start = False
+            try:
+                self.machine.feed(chunk)
+            except MachineError as e:
+                self._raise(e.msg, e.pos, "")
+            except Exception as e:  # a value Python refuses (an int past the digit limit)
+                self.error = e
+                raise
+        elif isinstance(chunk, str):
             if self.pending:
                 self._decode_rest()
             if chunk:
