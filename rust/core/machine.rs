@@ -195,6 +195,8 @@ pub struct Machine {
     max_depth: usize,
     /// Characters read before the current fragment.
     pub(crate) offset: u64,
+    /// A bytes stream opened with a BOM (then U+FEFF is no BOM).
+    pub(crate) bom_skipped: bool,
     pub(crate) line: u64,
     line_start: Mark,
     // The token in progress.
@@ -226,6 +228,7 @@ impl Machine {
             mode,
             max_depth,
             offset: 0,
+            bom_skipped: false,
             line: 1,
             line_start: Mark::Char(0),
             token_start: Mark::Char(0),
@@ -321,7 +324,7 @@ impl Machine {
                     return Ok(State::Literal);
                 }
                 let pos = self.resolve(Mark::Byte(i), chunk);
-                if pos == 0 && chunk[i..].starts_with("\u{feff}".as_bytes()) {
+                if pos == 0 && !self.bom_skipped && chunk[i..].starts_with("\u{feff}".as_bytes()) {
                     return Err(self.syntax("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
                 }
                 Err(self.syntax("Expecting value", pos))

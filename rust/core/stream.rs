@@ -142,6 +142,7 @@ impl Stream {
             self.at_start = false;
             if data.starts_with(BOM) {
                 data = &data[3..];
+                self.machine.bom_skipped = true;
             }
         }
         match std::str::from_utf8(data) {

@@ -147,6 +147,7 @@ class Machine:
         self.state = VALUE
         self.stack: list[bool] = []  # True for an object, False for an array
         self.offset = 0  # characters read before the current fragment
+        self.bom_skipped = False  # a bytes stream opened with a BOM (then U+FEFF is no BOM)
         self.line = 1
         self.line_start = 0  # position of the first character of the current line
         # The token in progress.
@@ -208,7 +209,7 @@ class Machine:
             self.literal = literal
             self.literal_len = 1
             return LITERAL
-        if c == "\ufeff" and pos == 0:
+        if c == "\ufeff" and pos == 0 and not self.bom_skipped:
             raise self.fail("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0)
         raise self.fail("Expecting value", pos)
 

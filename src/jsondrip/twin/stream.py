@@ -83,6 +83,7 @@ class PythonEngine:
             self.at_start = False
             if data.startswith(BOM):
                 data = data[3:]
+                self.machine.bom_skipped = True
         try:
             text, used = codecs.utf_8_decode(data, "strict", False)
         except UnicodeDecodeError as e:

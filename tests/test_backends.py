@@ -1,0 +1,125 @@
+"""Backend discovery and selection: available_backends(), backend=, $JSONDRIP_BACKEND, and
+that "native" really is the compiled Rust extension."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.machinery
+import importlib.util
+
+import pytest
+from _support import error_tuple
+
+import jsondrip
+
+ENV = "JSONDRIP_BACKEND"
+
+
+def native_imports() -> bool:
+    try:
+        importlib.import_module("jsondrip._native")
+    except ImportError:
+        return False
+    return True
+
+
+def test_available_backends_order() -> None:
+    names = jsondrip.available_backends()
+    expected = ["native"] if native_imports() else []
+    expected.append("python")
+    if importlib.util.find_spec("jiter") is not None:
+        expected.append("jiter")
+    assert names == expected
+
+
+def test_available_backends_is_a_fresh_list() -> None:
+    names = jsondrip.available_backends()
+    names.clear()
+    assert "python" in jsondrip.available_backends()
+
+
+def test_backend_selection(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    parser = jsondrip.Parser(backend=backend)
+    assert parser.backend == backend
+    assert f"backend={backend!r}" in repr(parser)
+    assert parser.feed("[1, ") == [1]
+
+
+def test_default_is_the_first_available(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV, raising=False)
+    assert jsondrip.Parser().backend == jsondrip.available_backends()[0]
+    assert jsondrip.Parser(mode="jiter").backend == jsondrip.available_backends()[0]
+
+
+def test_environment_overrides_the_default(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV, backend)
+    assert jsondrip.Parser().backend == backend
+    assert [v[:] for v in jsondrip.iter_values(["[1", ", 2", "]"])] == [[], [1], [1, 2]]
+    assert jsondrip.parse_partial('{"a": "b') == {"a": "b"}
+
+
+def test_explicit_backend_beats_the_environment(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = "python" if backend == "native" else "native"
+    monkeypatch.setenv(ENV, other)
+    assert jsondrip.Parser(backend=backend).backend == backend
+
+
+def test_native_is_the_rust_extension(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    module = type(parser._engine).__module__
+    if backend == "native":
+        native = importlib.import_module("jsondrip._native")
+        assert module == "jsondrip._native"
+        assert isinstance(parser._engine, native.NativeEngine)
+        assert native.__file__ is not None
+        assert native.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    else:
+        assert module.startswith("jsondrip.twin")
+
+
+def test_unknown_backend_is_rejected(backend: str) -> None:
+    with pytest.raises(ValueError, match="nope"):
+        jsondrip.Parser(backend="nope")
+    with pytest.raises(ValueError, match="nope"):
+        jsondrip.parse_partial("[1", backend="nope")
+
+
+def test_jiter_backend_cannot_stream(backend: str) -> None:
+    pytest.importorskip("jiter")
+    with pytest.raises(ValueError, match="jiter"):
+        jsondrip.Parser(backend="jiter")
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [("[1, 2", [1, 2]), ('{"a": "x', {"a": "x"}), ("tr", jsondrip.MISSING), (b"[1.", [])],
+)
+def test_parse_partial_with_jiter_backend_is_jiter(
+    backend: str, data: str | bytes, expected: object
+) -> None:
+    """One-shot calls may ask jiter itself; the streaming backends give the same in jiter mode."""
+    pytest.importorskip("jiter")
+    assert jsondrip.parse_partial(data, mode="jiter", backend="jiter") == expected
+    assert jsondrip.parse_partial(data, mode="jiter", backend=backend) == expected
+
+
+def test_invalid_mode_is_rejected(backend: str) -> None:
+    with pytest.raises(ValueError, match="mode"):
+        jsondrip.Parser(mode="fast", backend=backend)
+
+
+def test_backends_give_identical_errors(backend: str) -> None:
+    """A smoke check before the property tests: same error from both for the same input."""
+    results = []
+    for name in ("native", "python"):
+        if name == "native" and backend != "native":
+            continue
+        parser = jsondrip.Parser(backend=name)
+        with pytest.raises(jsondrip.JSONDecodeError) as info:
+            parser.feed('{"a": [1, 2}')
+        results.append(error_tuple(info.value))
+    assert results[-1] == ("Expecting ',' delimiter", 11, 1, 12)
+    assert len(set(results)) == 1

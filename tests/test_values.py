@@ -1,0 +1,425 @@
+"""Exact values after each feed, in stable and jiter mode, and the helpers built on Parser."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import math
+import pickle
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from _support import Chunk, error_tuple, feed_all, same, snapshot
+
+import jsondrip
+from jsondrip import MISSING
+
+NAN = float("nan")
+INF = float("inf")
+BIG = 123456789012345678901234567890
+
+# (chunks, value after each feed). Chunks may be str or bytes.
+STABLE: list[tuple[list[Chunk], list[Any]]] = [
+    (["[1, 2"], [[1]]),
+    (["[1, 2,"], [[1, 2]]),
+    (["[", "1", ",", " 2", "]"], [[], [], [1], [1], [1, 2]]),
+    (["[1, 2 "], [[1, 2]]),
+    (['{"a": "x'], [{"a": "x"}]),
+    (
+        ['{"a', '"', ":", " ", '"', "x", 'y"', "}"],
+        [{}, {}, {}, {}, {"a": ""}, {"a": "x"}, {"a": "xy"}, {"a": "xy"}],
+    ),
+    (['{"a": 1', "}"], [{}, {"a": 1}]),
+    (
+        ['{"a": 1,', ' "b": [', "tr", "ue"],
+        [{"a": 1}, {"a": 1, "b": []}, {"a": 1, "b": []}, {"a": 1, "b": [True]}],
+    ),
+    (['{"a": {"b": nul', "l}"], [{"a": {}}, {"a": {"b": None}}]),
+    (['"ab\\u00', '41"'], ["ab", "abA"]),
+    (['"ab\\', "n", '"'], ["ab", "ab\n", "ab\n"]),
+    (['"\\ud83d', "\\ude00", '"'], ["", "😀", "😀"]),
+    (['"\\ud83d', "\\", "u", "de", "00"], ["", "", "", "", "😀"]),
+    (['"\\ud800"'], ["\ud800"]),
+    (['"\\ud800', '"'], ["", "\ud800"]),
+    (['"\\ud800', "x"], ["", "\ud800x"]),
+    (['"\\ud800\\u0041"'], ["\ud800A"]),
+    (['"\\ud800\\n"'], ["\ud800\n"]),
+    (['"\\ude00x"'], ["\ude00x"]),
+    (['"\\ud83d\\ud83d\\ude00"'], ["\ud83d😀"]),
+    (["tr"], [MISSING]),
+    (["tr", "ue"], [MISSING, True]),
+    (["[tr"], [[]]),
+    (["[true"], [[True]]),
+    (["[f", "alse", "]"], [[], [False], [False]]),
+    (["nul", "l"], [MISSING, None]),
+    (["12"], [MISSING]),
+    (["12", " "], [MISSING, 12]),
+    (["-"], [MISSING]),
+    (["", " ", "\n\t\r "], [MISSING, MISSING, MISSING]),
+    (['"'], [""]),
+    (["NaN"], [NAN]),
+    (["Na", "N"], [MISSING, NAN]),
+    (["[NaN, Infinity, -Infinity]"], [[NAN, INF, -INF]]),
+    (["[-Inf", "inity"], [[], [-INF]]),
+    (["-Infinity"], [-INF]),
+    ([f"[{BIG}, -{BIG}]"], [[BIG, -BIG]]),
+    (["[1e400, -1e400, 1e-400]"], [[INF, -INF, 0.0]]),
+    (["[-0, -0.0, 0.0, 0, 1.0, 1E2, 2e-3, 1.5e+1]"], [[0, -0.0, 0.0, 0, 1.0, 100.0, 0.002, 15.0]]),
+    (['{"a": 1, "b": 2, "a": 3}'], [{"a": 3, "b": 2}]),
+    (['{"a": 1, "a": 2'], [{"a": 1}]),
+    (["[[], {}, [[]], [{}]"], [[[], {}, [[]], [{}]]]),
+    (['["\\"\\\\\\/\\b\\f\\n\\r\\t"]'], [['"\\/\b\f\n\r\t']]),
+    # UTF-8 bytes: a code point cut between feeds is held back until whole
+    ([b'"\xc3', b'\xa9"'], ["", "é"]),
+    ([b'["\xf0\x9f', b"\x98", b"\x80", b'"]'], [[""], [""], ["😀"], ["😀"]]),
+    ([b'{"\xe6\x97', b'\xa5": "\xe6', b'\x97\xa5"}'], [{}, {"日": ""}, {"日": "日"}]),
+    ([b'"a\xe2\x82', b"\xac", b'"'], ["a", "a€", "a€"]),
+    # a BOM at the start of a bytes stream is skipped, even when cut
+    ([b'\xef\xbb\xbf["x"]'], [["x"]]),
+    ([b"\xef", b"\xbb", b"\xbf", b"{}"], [MISSING, MISSING, MISSING, {}]),
+    ([bytearray(b"[1, "), memoryview(b"2]")], [[1], [1, 2]]),
+]
+
+JITER: list[tuple[list[Chunk], list[Any]]] = [
+    (["[1, 2"], [[1, 2]]),
+    (["[1, 2."], [[1]]),
+    (["[1", ".", "5", "e", "3", "]"], [[1], [], [1.5], [], [1500.0], [1500.0]]),
+    (["12"], [12]),
+    (["1", "2", "."], [1, 12, MISSING]),
+    (["-"], [MISSING]),
+    (["[-"], [[]]),
+    (["1e"], [MISSING]),
+    (["tr"], [MISSING]),
+    (["[tr"], [[]]),
+    (['[1, {"a": [tr'], [[1, {"a": []}]]),
+    (['{"a'], [{}]),
+    (['{"a":'], [{}]),
+    (['{"a": 1, "a": 2'], [{"a": 2}]),
+    (['{"a": 1, "a": 2', "."], [{"a": 2}, {"a": 1}]),
+    (['{"a": "x'], [{"a": "x"}]),
+    (['"ab\\u00'], ["ab"]),
+    (['"\\ud83d', "\\ude00"], ["", "😀"]),
+    (["[-0", ".0]"], [[0], [-0.0]]),
+    ([f"{BIG}"], [BIG]),
+    (["1e400"], [INF]),
+    (["[NaN"], [[NAN]]),
+    (["[Na"], [[]]),
+    ([b'["\xe2\x82'], [[""]]),
+]
+
+CLOSE: list[tuple[str, Any]] = [
+    ("12", 12),
+    ("-0", 0),
+    ("-0.0", -0.0),
+    ("1.5", 1.5),
+    ("1E400", INF),
+    (" [1, 2]\n ", [1, 2]),
+    ('"x"', "x"),
+    ("NaN", NAN),
+    (str(BIG), BIG),
+    ('{"a": 1, "b": 2, "a": 3}', {"a": 3, "b": 2}),
+    ('"\\ud800"', "\ud800"),
+    ('["\\udd1e\\ud834"]', ["\udd1e\ud834"]),
+]
+
+
+def ids(case: tuple[list[Chunk], Any]) -> str:
+    return repr(case[0])[:60]
+
+
+@pytest.mark.parametrize("case", STABLE, ids=ids)
+def test_stable_values(backend: str, case: tuple[list[Chunk], list[Any]]) -> None:
+    chunks, expected = case
+    parser = jsondrip.Parser(backend=backend)
+    got = [snapshot(parser.feed(chunk)) for chunk in chunks]
+    assert all(same(g, e) for g, e in zip(got, expected)), (got, expected)
+    assert len(got) == len(expected)
+
+
+@pytest.mark.parametrize("case", JITER, ids=ids)
+def test_jiter_values(backend: str, case: tuple[list[Chunk], list[Any]]) -> None:
+    chunks, expected = case
+    parser = jsondrip.Parser(mode="jiter", backend=backend)
+    got = [snapshot(parser.feed(chunk)) for chunk in chunks]
+    assert all(same(g, e) for g, e in zip(got, expected)), (got, expected)
+
+
+@pytest.mark.parametrize("case", JITER, ids=ids)
+def test_jiter_table_is_what_jiter_gives(case: tuple[list[Chunk], list[Any]]) -> None:
+    """The jiter-mode table above is checked against jiter itself, prefix by prefix."""
+    jiter = pytest.importorskip("jiter")
+    chunks, expected = case
+    prefix = b""
+    for chunk, want in zip(chunks, expected):
+        prefix += chunk.encode() if isinstance(chunk, str) else bytes(chunk)
+        try:
+            got = jiter.from_json(prefix, partial_mode="trailing-strings")
+        except ValueError:
+            got = MISSING
+        assert same(got, want), (prefix, got, want)
+
+
+@pytest.mark.parametrize("mode", ["stable", "jiter"])
+@pytest.mark.parametrize("case", CLOSE, ids=lambda c: repr(c[0]))
+def test_close_gives_json_value(backend: str, mode: str, case: tuple[str, Any]) -> None:
+    text, expected = case
+    assert same(json.loads(text), expected)
+    _snaps, final, error = feed_all([text], backend=backend, mode=mode)
+    assert error is None
+    assert same(final, expected), final
+    _snaps, final, error = feed_all(list(text), backend=backend, mode=mode)
+    assert error is None
+    assert same(final, expected), final
+
+
+def test_duplicate_keys_keep_first_position(backend: str) -> None:
+    value = jsondrip.Parser(backend=backend).feed('{"a": 1, "b": 2, "a": [3]}')
+    assert list(value.items()) == [("a", [3]), ("b", 2)]
+
+
+def test_top_level_number_needs_whitespace_or_close(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    assert parser.feed("12") is MISSING
+    assert parser.done is False
+    assert parser.value is MISSING
+    result = parser.close()
+    assert type(result) is int and result == 12
+    assert parser.done is True
+
+
+@pytest.mark.parametrize(
+    ("text", "done"),
+    [
+        ("", False),
+        ("  ", False),
+        ("[1", False),
+        ("[1]", True),
+        ("[1] \n", True),
+        ("12", False),
+        ("12 ", True),
+        ("12\n", True),
+        ('"a', False),
+        ('"a"', True),
+        ("tru", False),
+        ("true", True),
+        ("NaN", True),
+        ("-Infinity", True),
+        ('{"a": {}', False),
+        ('{"a": {}}', True),
+    ],
+)
+def test_done(backend: str, text: str, done: bool) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    parser.feed(text)
+    assert parser.done is done
+    char_parser = jsondrip.Parser(backend=backend)
+    for char in text:
+        char_parser.feed(char)
+    assert char_parser.done is done
+
+
+def test_whitespace_after_document_is_fine(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    assert parser.feed("[1]") == [1]
+    assert parser.feed(" \n\t\r ") == [1]
+    assert parser.done is True
+    assert parser.close() == [1]
+
+
+def test_text_after_document_is_extra_data(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    parser.feed("[1] ")
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        parser.feed("x")
+    assert error_tuple(info.value) == ("Extra data", 4, 1, 5)
+
+
+def test_value_is_live(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    value = parser.feed('{"a": [1, ')
+    assert value == {"a": [1]}
+    inner = value["a"]
+    assert parser.feed('2], "b": {') is value
+    assert value == {"a": [1, 2], "b": {}}
+    assert value["a"] is inner
+    assert parser.value is value
+    assert parser.feed("}}") is value
+    assert parser.close() is value
+    assert value == {"a": [1, 2], "b": {}}
+
+
+def test_close_of_incomplete_raises(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    assert parser.feed('{"a": [1, "x') == {"a": [1, "x"]}
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        parser.close()
+    assert error_tuple(info.value) == ("Unterminated string starting at", 10, 1, 11)
+
+
+def test_error_stays(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    before = snapshot(parser.feed("[1, "))
+    with pytest.raises(jsondrip.JSONDecodeError) as first:
+        parser.feed("x]")
+    expected = ("Expecting value", 4, 1, 5)
+    assert error_tuple(first.value) == expected
+    assert same(parser.value, before)
+    with pytest.raises(jsondrip.JSONDecodeError) as again:
+        parser.feed("2]")
+    assert error_tuple(again.value) == expected
+    with pytest.raises(jsondrip.JSONDecodeError) as at_close:
+        parser.close()
+    assert error_tuple(at_close.value) == expected
+    assert parser.done is False
+
+
+def test_error_is_json_decode_error(backend: str) -> None:
+    with pytest.raises(json.JSONDecodeError) as info:
+        jsondrip.Parser(backend=backend).feed("[}")
+    assert isinstance(info.value, jsondrip.JSONDecodeError)
+    assert isinstance(info.value, ValueError)
+    assert error_tuple(info.value) == ("Expecting value", 1, 1, 2)
+    assert str(info.value) == "Expecting value: line 1 column 2 (char 1)"
+
+
+def test_str_bom_raises(backend: str) -> None:
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        jsondrip.Parser(backend=backend).feed("\ufeff[1]")
+    assert error_tuple(info.value) == ("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0, 1, 1)
+
+
+def test_bytes_bom_positions_do_not_count_it(backend: str) -> None:
+    data = b"\xef\xbb\xbf[1, x]"
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        jsondrip.Parser(backend=backend).feed(data)
+    expected = error_tuple(_json_error(data))
+    assert expected == ("Expecting value", 4, 1, 5)
+    assert error_tuple(info.value) == expected
+
+
+def _json_error(data: bytes) -> json.JSONDecodeError:
+    try:
+        json.loads(data)
+    except json.JSONDecodeError as e:
+        return e
+    raise AssertionError("json.loads accepted the text")
+
+
+def test_feed_rejects_other_types(backend: str) -> None:
+    parser = jsondrip.Parser(backend=backend)
+    with pytest.raises(TypeError):
+        parser.feed(123)  # type: ignore[arg-type]
+
+
+# --- MISSING -------------------------------------------------------------------------------
+
+
+def test_missing_is_a_readable_sentinel() -> None:
+    assert MISSING is not None
+    assert "MISSING" in repr(MISSING)
+    assert copy.deepcopy(MISSING) is MISSING
+    assert copy.copy(MISSING) is MISSING
+    assert pickle.loads(pickle.dumps(MISSING)) is MISSING
+    assert jsondrip.MISSING is MISSING
+
+
+# --- parse_partial -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "mode", "expected"),
+    [
+        ("[1, 2", "stable", [1]),
+        ("[1, 2", "jiter", [1, 2]),
+        ('{"a": "x', "stable", {"a": "x"}),
+        (b'{"a": "\xc3\xa9', "stable", {"a": "é"}),
+        (b'{"a": "\xc3', "stable", {"a": ""}),
+        ("", "stable", MISSING),
+        ("   ", "jiter", MISSING),
+        ("12", "stable", MISSING),
+        ("12", "jiter", 12),
+        ("12 ", "stable", 12),
+        ("[1]", "stable", [1]),
+        ('"\\ud83d', "stable", ""),
+        ("tr", "jiter", MISSING),
+    ],
+)
+def test_parse_partial(backend: str, data: Chunk, mode: str, expected: Any) -> None:
+    got = jsondrip.parse_partial(data, mode=mode, backend=backend)
+    assert same(got, expected), got
+
+
+def test_parse_partial_raises_on_invalid(backend: str) -> None:
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        jsondrip.parse_partial('{"a" 1', backend=backend)
+    assert error_tuple(info.value) == ("Expecting ':' delimiter", 5, 1, 6)
+
+
+# --- iter_values / aiter_values ------------------------------------------------------------
+
+
+def test_iter_values(backend: str) -> None:
+    chunks = ['{"a": [1', ", 2", '], "b": "x', 'y"}']
+    got = [snapshot(v) for v in jsondrip.iter_values(chunks, backend=backend)]
+    assert got == [{"a": []}, {"a": [1]}, {"a": [1, 2], "b": "x"}, {"a": [1, 2], "b": "xy"}]
+
+
+def test_iter_values_jiter_mode(backend: str) -> None:
+    chunks = ["[1", ", 2", ".", "5]"]
+    got = [snapshot(v) for v in jsondrip.iter_values(chunks, mode="jiter", backend=backend)]
+    assert got == [[1], [1, 2], [1], [1, 2.5]]
+
+
+def test_iter_values_raises_on_invalid_chunk(backend: str) -> None:
+    seen: list[Any] = []
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        for value in jsondrip.iter_values(["[1, ", "2 3]"], backend=backend):
+            seen.append(snapshot(value))
+    assert seen == [[1]]
+    assert error_tuple(info.value) == ("Expecting ',' delimiter", 6, 1, 7)
+
+
+def test_iter_values_truncated_stream_raises(backend: str) -> None:
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        list(jsondrip.iter_values(["[1, ", "2"], backend=backend))
+    assert error_tuple(info.value) == ("Expecting ',' delimiter", 5, 1, 6)
+
+
+async def _agen(chunks: list[Chunk]) -> AsyncIterator[Chunk]:
+    for chunk in chunks:
+        await asyncio.sleep(0)
+        yield chunk
+
+
+def test_aiter_values(backend: str) -> None:
+    async def run() -> list[Any]:
+        chunks: list[Chunk] = [b'["\xe6', b'\x97\xa5", tr', b"ue, 3", b"]"]
+        return [snapshot(v) async for v in jsondrip.aiter_values(_agen(chunks), backend=backend)]
+
+    assert asyncio.run(run()) == [[""], ["日"], ["日", True], ["日", True, 3]]
+
+
+def test_aiter_values_jiter_mode_and_error(backend: str) -> None:
+    async def run() -> list[Any]:
+        seen: list[Any] = []
+        values = jsondrip.aiter_values(_agen(["[1", "0", "x"]), mode="jiter", backend=backend)
+        async for v in values:
+            seen.append(snapshot(v))
+        return seen
+
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        asyncio.run(run())
+    assert error_tuple(info.value) == ("Expecting ',' delimiter", 3, 1, 4)
+
+
+def test_nan_snapshots_compare_with_same() -> None:
+    """Guard for the helper itself: `same` must tell these apart."""
+    assert same([NAN], [NAN])
+    assert not same(0.0, -0.0)
+    assert not same(1, 1.0)
+    assert not same(True, 1)
+    assert not same({"a": 1, "b": 2}, {"b": 2, "a": 1})
+    assert not same(MISSING, None)
+    assert math.isinf(INF)
