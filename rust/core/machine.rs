@@ -147,7 +147,7 @@ pub fn count_chars(bytes: &[u8]) -> u64 {
 }
 
 /// Appends a code point, surrogates included (as WTF-8), to `out`.
-fn push_code_point(out: &mut Vec<u8>, cp: u32) {
+pub(crate) fn push_code_point(out: &mut Vec<u8>, cp: u32) {
     match cp {
         0..=0x7f => out.push(cp as u8),
         0x80..=0x7ff => out.extend_from_slice(&[0xc0 | (cp >> 6) as u8, 0x80 | (cp & 0x3f) as u8]),

@@ -4,9 +4,11 @@
 //! - [`stream`]: bytes in any chunking (UTF-8 decoding, BOM, `max_size`, sticky errors).
 //! - [`sink`]: the events the machine emits, implemented by whoever builds values.
 //! - [`value`]: a plain Rust value tree built from those events.
+//! - [`scanner`]: a pull scanner over one whole document, the fast path of `loads`.
 
 pub mod error;
 pub mod machine;
+pub mod scanner;
 pub mod sink;
 pub mod stream;
 pub mod value;

@@ -14,6 +14,25 @@ pub struct KeyCache {
     slots: Vec<Option<Entry>>,
 }
 
+/// A cheap hash of a short key: its length and its first and last eight bytes, mixed.
+fn spread(bytes: &[u8]) -> u64 {
+    let word = |at: usize| {
+        let mut buf = [0u8; 8];
+        let end = bytes.len().min(at + 8);
+        buf[..end - at].copy_from_slice(&bytes[at..end]);
+        u64::from_le_bytes(buf)
+    };
+    let head = word(0);
+    let tail = if bytes.len() > 8 {
+        word(bytes.len() - 8)
+    } else {
+        0
+    };
+    let mixed =
+        (head ^ tail.rotate_left(29) ^ bytes.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    mixed >> 40
+}
+
 impl KeyCache {
     pub fn new() -> Self {
         KeyCache {
@@ -27,10 +46,7 @@ impl KeyCache {
         if bytes.len() > MAX_KEY_LEN {
             return PyString::new(py, key);
         }
-        // FNV-1a: cheap and good enough to spread short keys over the slots.
-        let hash = bytes.iter().fold(0x811c_9dc5u32, |h, &b| {
-            (h ^ b as u32).wrapping_mul(0x0100_0193)
-        });
+        let hash = spread(bytes);
         let slot = &mut self.slots[hash as usize % SLOTS];
         if let Some((cached, string)) = slot {
             if **cached == *bytes {

@@ -4,6 +4,7 @@
 mod builder;
 mod engine;
 mod keys;
+mod loads;
 
 use pyo3::prelude::*;
 
@@ -12,5 +13,6 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
+    m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())
 }

@@ -1,0 +1,449 @@
+//! A pull scanner over one whole JSON document, for the one-shot `loads`. No Python here.
+//!
+//! The streaming [`super::machine::Machine`] keeps its state between fragments and reports
+//! json-compatible errors; a whole buffer needs neither, so this scanner is the fast path: the
+//! builder asks for the next token and recurses itself (as jiter does). Anything unexpected,
+//! valid or not, is a [`Bail`]: the caller re-reads the text with a complete parser, which gives
+//! the exact value or error (errors are rare; exactness is not negotiable).
+
+use super::machine::push_code_point;
+
+/// The fast path cannot take this text here; read it again with the complete parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bail;
+
+pub type Scan<T> = Result<T, Bail>;
+
+/// What the next value is, from its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Peek {
+    Null,
+    True,
+    False,
+    NaN,
+    Infinity,
+    String,
+    Number,
+    Array,
+    Object,
+}
+
+/// A decoded string: borrowed from the input when it has no escape, else from the scratch
+/// buffer. `ascii` lets the builder copy it without decoding; `surrogates` marks WTF-8.
+#[derive(Debug, Clone, Copy)]
+pub struct Text<'s> {
+    pub bytes: &'s [u8],
+    pub ascii: bool,
+    pub surrogates: bool,
+}
+
+/// A number: its exact text always (for `parse_int`/`parse_float` hooks and big integers).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Number<'a> {
+    Int(i64, &'a str),
+    BigInt(&'a str),
+    /// A float's text, and its value when Clinger's exact fast path computed it.
+    Float(&'a str, Option<f64>),
+    NegInfinity,
+}
+
+/// Powers of ten that f64 holds exactly.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Clinger's fast path: a mantissa below 2^53 times or over an exact power of ten is one
+/// correctly rounded IEEE operation, so it equals what a full float parser gives.
+fn exact_float(mantissa: u64, exponent: i64, negative: bool) -> Option<f64> {
+    if mantissa > 1 << 53 || !(-22..=22).contains(&exponent) {
+        return None;
+    }
+    let m = mantissa as f64;
+    let value = if exponent < 0 {
+        m / POW10[(-exponent) as usize]
+    } else {
+        m * POW10[exponent as usize]
+    };
+    Some(if negative { -value } else { value })
+}
+
+pub struct Scanner<'a> {
+    data: &'a [u8],
+    pos: usize,
+    scratch: Vec<u8>,
+}
+
+/// Bytes a string holds as they are, with their ASCII-ness: 0 stops the scan
+/// (`"`, `\`, a control character), 1 is plain ASCII, 2 is a UTF-8 byte.
+static CLASS: [u8; 256] = {
+    let mut table = [1u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        if b < 0x20 || b == b'"' as usize || b == b'\\' as usize {
+            table[b] = 0;
+        } else if b >= 0x80 {
+            table[b] = 2;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Reads digits from `i` into `value` (wrapping past 19 digits: callers check the count);
+/// returns the index after them.
+#[inline]
+fn accumulate(data: &[u8], mut i: usize, value: &mut u64) -> usize {
+    while let Some(&b) = data.get(i) {
+        if !b.is_ascii_digit() {
+            break;
+        }
+        *value = value.wrapping_mul(10).wrapping_add((b - b'0') as u64);
+        i += 1;
+    }
+    i
+}
+
+/// Eight bytes at a time: true if any is `"`, `\`, a control character (the scan stops),
+/// and separately whether any is non-ASCII.
+#[inline]
+fn word_flags(word: u64) -> (bool, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH != 0;
+    let stop =
+        control || has_zero(word ^ (ONES * b'"' as u64)) || has_zero(word ^ (ONES * b'\\' as u64));
+    (stop, word & HIGH != 0)
+}
+
+fn hex_value(b: u8) -> Scan<u32> {
+    (b as char).to_digit(16).ok_or(Bail)
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner over valid UTF-8 (the caller checks it).
+    pub fn new(data: &'a [u8]) -> Self {
+        Scanner {
+            data,
+            pos: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn skip_whitespace(&mut self) {
+        while let Some(&b) = self.data.get(self.pos) {
+            if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn next_byte(&mut self) -> Option<u8> {
+        self.skip_whitespace();
+        self.data.get(self.pos).copied()
+    }
+
+    /// The kind of the next value (whitespace skipped); the scanner stays on its first byte.
+    #[inline]
+    pub fn peek(&mut self) -> Scan<Peek> {
+        Ok(match self.next_byte().ok_or(Bail)? {
+            b'"' => Peek::String,
+            b'{' => Peek::Object,
+            b'[' => Peek::Array,
+            b'-' | b'0'..=b'9' => Peek::Number,
+            b'n' => self.literal(b"null", Peek::Null)?,
+            b't' => self.literal(b"true", Peek::True)?,
+            b'f' => self.literal(b"false", Peek::False)?,
+            b'N' => self.literal(b"NaN", Peek::NaN)?,
+            b'I' => self.literal(b"Infinity", Peek::Infinity)?,
+            _ => return Err(Bail),
+        })
+    }
+
+    fn literal(&mut self, word: &[u8], peek: Peek) -> Scan<Peek> {
+        if self.data[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(peek)
+        } else {
+            Err(Bail)
+        }
+    }
+
+    /// After `[`: true if an element follows, false at `]`.
+    #[inline]
+    pub fn array_first(&mut self) -> Scan<bool> {
+        self.pos += 1;
+        if self.next_byte() == Some(b']') {
+            self.pos += 1;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// After an element: true if another follows (`,`), false at `]`.
+    #[inline]
+    pub fn array_next(&mut self) -> Scan<bool> {
+        match self.next_byte() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b']') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// After `{`: the first key, or None at `}`. The `:` after the key is read too.
+    #[inline]
+    pub fn object_first(&mut self) -> Scan<Option<Text<'_>>> {
+        self.pos += 1;
+        match self.next_byte() {
+            Some(b'}') => {
+                self.pos += 1;
+                Ok(None)
+            }
+            Some(b'"') => self.key().map(Some),
+            _ => Err(Bail),
+        }
+    }
+
+    /// After a property: the next key (after `,`), or None at `}`.
+    #[inline]
+    pub fn object_next(&mut self) -> Scan<Option<Text<'_>>> {
+        match self.next_byte() {
+            Some(b',') => {
+                self.pos += 1;
+                if self.next_byte() != Some(b'"') {
+                    return Err(Bail);
+                }
+                self.key().map(Some)
+            }
+            Some(b'}') => {
+                self.pos += 1;
+                Ok(None)
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    fn key(&mut self) -> Scan<Text<'_>> {
+        let (start, end, ascii, escaped, surrogates) = self.scan_string()?;
+        if self.next_byte() != Some(b':') {
+            return Err(Bail);
+        }
+        self.pos += 1;
+        Ok(self.text(start, end, ascii, escaped, surrogates))
+    }
+
+    /// A string value (the scanner is on its opening quote).
+    #[inline]
+    pub fn string(&mut self) -> Scan<Text<'_>> {
+        let (start, end, ascii, escaped, surrogates) = self.scan_string()?;
+        Ok(self.text(start, end, ascii, escaped, surrogates))
+    }
+
+    fn text(
+        &self,
+        start: usize,
+        end: usize,
+        ascii: bool,
+        escaped: bool,
+        surrogates: bool,
+    ) -> Text<'_> {
+        let bytes = if escaped {
+            &self.scratch[..]
+        } else {
+            &self.data[start..end]
+        };
+        Text {
+            bytes,
+            ascii,
+            surrogates,
+        }
+    }
+
+    /// Reads a string from its opening quote to past its closing one. Returns the content's
+    /// bounds in the input (when unescaped) and whether it went to the scratch buffer.
+    fn scan_string(&mut self) -> Scan<(usize, usize, bool, bool, bool)> {
+        let data = self.data;
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut class_or = 1u8;
+        while let Some(chunk) = data.get(i..i + 8) {
+            let (stop, non_ascii) =
+                word_flags(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+            if stop {
+                break;
+            }
+            class_or |= if non_ascii { 2 } else { 1 };
+            i += 8;
+        }
+        loop {
+            let class = CLASS[*data.get(i).ok_or(Bail)? as usize];
+            if class == 0 {
+                break;
+            }
+            class_or |= class;
+            i += 1;
+        }
+        if data[i] == b'"' {
+            self.pos = i + 1;
+            return Ok((start, i, class_or == 1, false, false));
+        }
+        // An escape (or a control character): decode into the scratch buffer from here on.
+        self.scratch.clear();
+        self.scratch.extend_from_slice(&data[start..i]);
+        let mut surrogates = false;
+        loop {
+            match *data.get(i).ok_or(Bail)? {
+                b'"' => break,
+                b'\\' => {
+                    let escape = *data.get(i + 1).ok_or(Bail)?;
+                    i += 2;
+                    let byte = match escape {
+                        b'"' => b'"',
+                        b'\\' => b'\\',
+                        b'/' => b'/',
+                        b'b' => 0x08,
+                        b'f' => 0x0c,
+                        b'n' => b'\n',
+                        b'r' => b'\r',
+                        b't' => b'\t',
+                        b'u' => {
+                            let (code, lone) = self.unicode_escape(&mut i)?;
+                            surrogates |= lone;
+                            if code >= 0x80 {
+                                class_or |= 2;
+                            }
+                            push_code_point(&mut self.scratch, code);
+                            continue;
+                        }
+                        _ => return Err(Bail),
+                    };
+                    self.scratch.push(byte);
+                }
+                b if b < 0x20 => return Err(Bail),
+                b => {
+                    class_or |= CLASS[b as usize];
+                    self.scratch.push(b);
+                    i += 1;
+                }
+            }
+        }
+        self.pos = i + 1;
+        Ok((0, 0, class_or == 1, true, surrogates))
+    }
+
+    /// `\uXXXX` (the scanner is past the `u`), joining a surrogate pair; lone surrogates are
+    /// kept, as `json.loads` keeps them (the flag says so).
+    fn unicode_escape(&mut self, i: &mut usize) -> Scan<(u32, bool)> {
+        let code = self.hex4(*i)?;
+        *i += 4;
+        if (0xd800..=0xdbff).contains(&code) && self.data.get(*i..*i + 2) == Some(b"\\u") {
+            if let Ok(low) = self.hex4(*i + 2) {
+                if (0xdc00..=0xdfff).contains(&low) {
+                    *i += 6;
+                    return Ok((0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00), false));
+                }
+            }
+        }
+        Ok((code, (0xd800..=0xdfff).contains(&code)))
+    }
+
+    fn hex4(&self, at: usize) -> Scan<u32> {
+        let digits = self.data.get(at..at + 4).ok_or(Bail)?;
+        digits
+            .iter()
+            .try_fold(0, |acc, &b| Ok(acc << 4 | hex_value(b)?))
+    }
+
+    /// A number (the scanner is on its first byte), or `-Infinity`.
+    #[inline]
+    pub fn number(&mut self) -> Scan<Number<'a>> {
+        let data = self.data;
+        let start = self.pos;
+        let mut i = start;
+        let negative = data[i] == b'-';
+        if negative {
+            i += 1;
+            if data.get(i) == Some(&b'I') {
+                self.pos = i;
+                self.literal(b"Infinity", Peek::Infinity)?;
+                return Ok(Number::NegInfinity);
+            }
+        }
+        let digits_start = i;
+        let mut mantissa: u64 = 0;
+        match data.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => i = accumulate(data, i, &mut mantissa),
+            _ => return Err(Bail),
+        }
+        let int_digits = i - digits_start;
+        let mut float = false;
+        let mut exponent: i64 = 0;
+        if data.get(i) == Some(&b'.') {
+            float = true;
+            let start = i + 1;
+            i = accumulate(data, start, &mut mantissa);
+            if i == start {
+                return Err(Bail);
+            }
+            exponent = -((i - start) as i64);
+        }
+        let significant = i - digits_start - float as usize;
+        if matches!(data.get(i), Some(b'e' | b'E')) {
+            float = true;
+            i += 1;
+            let sign = match data.get(i) {
+                Some(b'-') => -1,
+                Some(b'+') => 1,
+                _ => 0,
+            };
+            i += (sign != 0) as usize;
+            let start = i;
+            let mut written: u64 = 0;
+            i = accumulate(data, start, &mut written);
+            if i == start {
+                return Err(Bail);
+            }
+            let written = if i - start > 18 {
+                i64::MAX / 2
+            } else {
+                written as i64
+            };
+            exponent = exponent.saturating_add(if sign < 0 { -written } else { written });
+        }
+        self.pos = i;
+        // SAFETY: the bytes from start to i are ASCII digits, signs, dots and exponent letters.
+        let text = unsafe { std::str::from_utf8_unchecked(&data[start..i]) };
+        if float {
+            let exact = if significant <= 19 {
+                exact_float(mantissa, exponent, negative)
+            } else {
+                None
+            };
+            return Ok(Number::Float(text, exact));
+        }
+        if int_digits <= 18 {
+            let value = mantissa as i64;
+            return Ok(Number::Int(if negative { -value } else { value }, text));
+        }
+        Ok(Number::BigInt(text))
+    }
+
+    /// After the document: only whitespace may remain.
+    pub fn finish(&mut self) -> Scan<()> {
+        match self.next_byte() {
+            None => Ok(()),
+            Some(_) => Err(Bail),
+        }
+    }
+}

@@ -1,0 +1,87 @@
+"""`loads` and `load`: drop-in replacements for the standard library's, on the fastest engine.
+
+The engine is the native core when it is built, else jiter when it is installed, else the
+standard library. A fast engine that cannot take a text (invalid JSON, UTF-16/32 bytes, deep
+nesting, lone surrogates for jiter) hands it to the standard library, which gives its exact
+value or error: errors are rare, and their messages are json's own.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any, Callable, Optional, Union
+
+from . import _backends
+from ._errors import JSONDecodeError
+
+Document = Union[str, bytes, bytearray]
+Hook = Optional[Callable[..., Any]]
+
+
+def loads(
+    s: Document,
+    *,
+    cls: type[json.JSONDecoder] | None = None,
+    object_hook: Hook = None,
+    parse_float: Hook = None,
+    parse_int: Hook = None,
+    parse_constant: Hook = None,
+    object_pairs_hook: Hook = None,
+    backend: str | None = None,
+    **kw: Any,
+) -> Any:
+    """Deserialize `s` (str, bytes or bytearray) to a Python object, as `json.loads` does.
+
+    Same signature, results, hooks and errors as the standard library's (errors are
+    `jsondrip.JSONDecodeError`, a `json.JSONDecodeError`). `backend` picks the engine:
+    `"native"`, `"jiter"` or `"python"` (the standard library); by default the fastest
+    available. A custom `cls` or extra keyword arguments (`strict=False`) go to the standard
+    library, which alone understands them. Nesting deeper than the interpreter allows raises
+    `RecursionError`, as `json.loads` does.
+    """
+    if not isinstance(s, (str, bytes, bytearray)):
+        kind = s.__class__.__name__
+        raise TypeError(f"the JSON object must be str, bytes or bytearray, not {kind}")
+    engine = _backends.resolve(backend, streaming=False)
+    hooks = {
+        "object_hook": object_hook,
+        "parse_float": parse_float,
+        "parse_int": parse_int,
+        "parse_constant": parse_constant,
+        "object_pairs_hook": object_pairs_hook,
+    }
+    if cls is None and not kw:
+        if engine == "native":
+            value = _backends._native.loads_fast(s, **hooks)
+            if value is not NotImplemented:
+                return value
+        elif engine == "jiter" and not any(hooks.values()):
+            value = _jiter_loads(s)
+            if value is not NotImplemented:
+                return value
+    return _stdlib_loads(s, cls, hooks, kw)
+
+
+def load(fp: IO[Any], **options: Any) -> Any:
+    """Deserialize the text or bytes read from `fp`, as `json.load` does (same options as
+    `loads`)."""
+    return loads(fp.read(), **options)
+
+
+def _jiter_loads(s: Document) -> Any:
+    import jiter
+
+    raw = s.encode("utf-8", "surrogatepass") if isinstance(s, str) else bytes(s)
+    try:
+        return jiter.from_json(raw)
+    except ValueError:  # invalid, or valid in a way jiter refuses: json decides
+        return NotImplemented
+
+
+def _stdlib_loads(s: Document, cls: Any, hooks: dict[str, Hook], kw: dict[str, Any]) -> Any:
+    try:
+        return json.loads(s, cls=cls, **hooks, **kw)
+    except json.JSONDecodeError as e:
+        if isinstance(e, JSONDecodeError):
+            raise
+        raise JSONDecodeError(e.msg, e.doc, e.pos) from None
