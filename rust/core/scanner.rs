@@ -29,12 +29,13 @@ pub enum Peek {
 }
 
 /// A decoded string: borrowed from the input when it has no escape, else from the scratch
-/// buffer. `ascii` lets the builder copy it without decoding; `surrogates` marks WTF-8.
+/// buffer. `ascii` lets the builder copy it without decoding; otherwise the bytes are meant to
+/// be UTF-8, or WTF-8 where an escape gave a lone surrogate, and the builder's decoder checks
+/// them.
 #[derive(Debug, Clone, Copy)]
 pub struct Text<'s> {
     pub bytes: &'s [u8],
     pub ascii: bool,
-    pub surrogates: bool,
 }
 
 /// A number: its exact text always (for `parse_int`/`parse_float` hooks and big integers).
@@ -117,12 +118,35 @@ fn word_flags(word: u64) -> (bool, bool) {
     (stop, word & HIGH != 0)
 }
 
+/// The index of the first byte from `i` that ends a plain run (`"`, `\\`, a control
+/// character), noting non-ASCII bytes in `class_or`; Bail at the end of the input.
+#[inline]
+fn plain_run(data: &[u8], mut i: usize, class_or: &mut u8) -> Scan<usize> {
+    while let Some(chunk) = data.get(i..i + 8) {
+        let (stop, non_ascii) = word_flags(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        if stop {
+            break;
+        }
+        *class_or |= if non_ascii { 2 } else { 1 };
+        i += 8;
+    }
+    loop {
+        let class = CLASS[*data.get(i).ok_or(Bail)? as usize];
+        if class == 0 {
+            return Ok(i);
+        }
+        *class_or |= class;
+        i += 1;
+    }
+}
+
 fn hex_value(b: u8) -> Scan<u32> {
     (b as char).to_digit(16).ok_or(Bail)
 }
 
 impl<'a> Scanner<'a> {
-    /// A scanner over valid UTF-8 (the caller checks it).
+    /// A scanner over bytes. Outside strings only ASCII is accepted; string content is given
+    /// as found (the `ascii` flag says when it needs decoding, which validates it).
     pub fn new(data: &'a [u8]) -> Self {
         Scanner {
             data,
@@ -234,127 +258,95 @@ impl<'a> Scanner<'a> {
     }
 
     fn key(&mut self) -> Scan<Text<'_>> {
-        let (start, end, ascii, escaped, surrogates) = self.scan_string()?;
+        let (start, end, ascii, escaped) = self.scan_string()?;
         if self.next_byte() != Some(b':') {
             return Err(Bail);
         }
         self.pos += 1;
-        Ok(self.text(start, end, ascii, escaped, surrogates))
+        Ok(self.text(start, end, ascii, escaped))
     }
 
     /// A string value (the scanner is on its opening quote).
     #[inline]
     pub fn string(&mut self) -> Scan<Text<'_>> {
-        let (start, end, ascii, escaped, surrogates) = self.scan_string()?;
-        Ok(self.text(start, end, ascii, escaped, surrogates))
+        let (start, end, ascii, escaped) = self.scan_string()?;
+        Ok(self.text(start, end, ascii, escaped))
     }
 
-    fn text(
-        &self,
-        start: usize,
-        end: usize,
-        ascii: bool,
-        escaped: bool,
-        surrogates: bool,
-    ) -> Text<'_> {
+    fn text(&self, start: usize, end: usize, ascii: bool, escaped: bool) -> Text<'_> {
         let bytes = if escaped {
             &self.scratch[..]
         } else {
             &self.data[start..end]
         };
-        Text {
-            bytes,
-            ascii,
-            surrogates,
-        }
+        Text { bytes, ascii }
     }
 
     /// Reads a string from its opening quote to past its closing one. Returns the content's
-    /// bounds in the input (when unescaped) and whether it went to the scratch buffer.
-    fn scan_string(&mut self) -> Scan<(usize, usize, bool, bool, bool)> {
+    /// bounds in the input (when unescaped), whether it is ASCII, and whether it went to the
+    /// scratch buffer.
+    fn scan_string(&mut self) -> Scan<(usize, usize, bool, bool)> {
         let data = self.data;
         let start = self.pos + 1;
-        let mut i = start;
         let mut class_or = 1u8;
-        while let Some(chunk) = data.get(i..i + 8) {
-            let (stop, non_ascii) =
-                word_flags(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
-            if stop {
-                break;
-            }
-            class_or |= if non_ascii { 2 } else { 1 };
-            i += 8;
-        }
-        loop {
-            let class = CLASS[*data.get(i).ok_or(Bail)? as usize];
-            if class == 0 {
-                break;
-            }
-            class_or |= class;
-            i += 1;
-        }
+        let mut i = plain_run(data, start, &mut class_or)?;
         if data[i] == b'"' {
             self.pos = i + 1;
-            return Ok((start, i, class_or == 1, false, false));
+            return Ok((start, i, class_or == 1, false));
         }
         // An escape (or a control character): decode into the scratch buffer from here on.
         self.scratch.clear();
         self.scratch.extend_from_slice(&data[start..i]);
-        let mut surrogates = false;
         loop {
-            match *data.get(i).ok_or(Bail)? {
+            match data[i] {
                 b'"' => break,
                 b'\\' => {
                     let escape = *data.get(i + 1).ok_or(Bail)?;
                     i += 2;
-                    let byte = match escape {
-                        b'"' => b'"',
-                        b'\\' => b'\\',
-                        b'/' => b'/',
-                        b'b' => 0x08,
-                        b'f' => 0x0c,
-                        b'n' => b'\n',
-                        b'r' => b'\r',
-                        b't' => b'\t',
-                        b'u' => {
-                            let (code, lone) = self.unicode_escape(&mut i)?;
-                            surrogates |= lone;
-                            if code >= 0x80 {
-                                class_or |= 2;
-                            }
-                            push_code_point(&mut self.scratch, code);
-                            continue;
+                    if escape == b'u' {
+                        let code = self.unicode_escape(&mut i)?;
+                        if code >= 0x80 {
+                            class_or |= 2;
                         }
-                        _ => return Err(Bail),
-                    };
-                    self.scratch.push(byte);
+                        push_code_point(&mut self.scratch, code);
+                    } else {
+                        self.scratch.push(match escape {
+                            b'"' => b'"',
+                            b'\\' => b'\\',
+                            b'/' => b'/',
+                            b'b' => 0x08,
+                            b'f' => 0x0c,
+                            b'n' => b'\n',
+                            b'r' => b'\r',
+                            b't' => b'\t',
+                            _ => return Err(Bail),
+                        });
+                    }
                 }
-                b if b < 0x20 => return Err(Bail),
-                b => {
-                    class_or |= CLASS[b as usize];
-                    self.scratch.push(b);
-                    i += 1;
-                }
+                _ => return Err(Bail), // a control character
             }
+            let run = i;
+            i = plain_run(data, run, &mut class_or)?;
+            self.scratch.extend_from_slice(&data[run..i]);
         }
         self.pos = i + 1;
-        Ok((0, 0, class_or == 1, true, surrogates))
+        Ok((0, 0, class_or == 1, true))
     }
 
     /// `\uXXXX` (the scanner is past the `u`), joining a surrogate pair; lone surrogates are
-    /// kept, as `json.loads` keeps them (the flag says so).
-    fn unicode_escape(&mut self, i: &mut usize) -> Scan<(u32, bool)> {
+    /// kept, as `json.loads` keeps them.
+    fn unicode_escape(&mut self, i: &mut usize) -> Scan<u32> {
         let code = self.hex4(*i)?;
         *i += 4;
         if (0xd800..=0xdbff).contains(&code) && self.data.get(*i..*i + 2) == Some(b"\\u") {
             if let Ok(low) = self.hex4(*i + 2) {
                 if (0xdc00..=0xdfff).contains(&low) {
                     *i += 6;
-                    return Ok((0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00), false));
+                    return Ok(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00));
                 }
             }
         }
-        Ok((code, (0xd800..=0xdfff).contains(&code)))
+        Ok(code)
     }
 
     fn hex4(&self, at: usize) -> Scan<u32> {

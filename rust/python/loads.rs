@@ -81,19 +81,22 @@ fn string<'py>(py: Python<'py>, text: Text) -> Build<'py> {
             return owned(py, object);
         }
     }
-    let errors = if text.surrogates {
-        c"surrogatepass"
-    } else {
-        c"strict"
-    };
+    // surrogatepass: lone surrogates from escapes, and (bytes input only: a str's UTF-8 has
+    // none) surrogates encoded in UTF-8, which json.loads also accepts. Invalid UTF-8 is not
+    // checked beforehand: the decoder refuses it here, and json.loads gives its answer.
     // SAFETY: pointer and length describe `bytes`; the result is new or NULL.
     let object = unsafe {
         ffi::PyUnicode_DecodeUTF8(
             bytes.as_ptr().cast(),
             bytes.len() as ffi::Py_ssize_t,
-            errors.as_ptr(),
+            c"surrogatepass".as_ptr(),
         )
     };
+    if object.is_null() {
+        // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
+        unsafe { ffi::PyErr_Clear() };
+        return Err(Fail::Bail);
+    }
     owned(py, object)
 }
 
@@ -192,8 +195,8 @@ impl<'py> Loader<'py, '_> {
     }
 
     fn key(&mut self, text: Text) -> Result<Bound<'py, PyString>, Fail> {
-        if !text.surrogates {
-            // SAFETY: without surrogates the scanner's text is valid UTF-8.
+        if text.ascii {
+            // SAFETY: ASCII is valid UTF-8.
             let text = unsafe { std::str::from_utf8_unchecked(text.bytes) };
             return Ok(self.keys.get(self.py, text));
         }
@@ -257,6 +260,8 @@ impl<'py> Loader<'py, '_> {
 }
 
 /// UTF-8 bytes of `data` (a str, or bytes json would read as UTF-8), or None to bail.
+/// Bytes are not validated here: outside strings the scanner takes ASCII only, and strings
+/// are validated as they are decoded.
 fn utf8_input<'a>(data: &'a Bound<'_, PyAny>, copy: &'a mut Vec<u8>) -> Option<&'a [u8]> {
     if let Ok(text) = data.cast::<PyString>() {
         return text.to_str().ok().map(str::as_bytes);
@@ -275,7 +280,7 @@ fn utf8_input<'a>(data: &'a Bound<'_, PyAny>, copy: &'a mut Vec<u8>) -> Option<&
         && bytes[0] != 0
         && bytes.get(1) != Some(&0)
         && !bytes.starts_with(b"\xef\xbb\xbf");
-    if !plain_utf8 || std::str::from_utf8(bytes).is_err() {
+    if !plain_utf8 {
         return None;
     }
     Some(bytes)
