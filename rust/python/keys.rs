@@ -33,11 +33,29 @@ fn spread(bytes: &[u8]) -> u64 {
     mixed >> 40
 }
 
-impl KeyCache {
-    pub fn new() -> Self {
-        KeyCache {
-            slots: (0..SLOTS).map(|_| None).collect(),
+/// Equality of two short byte strings, eight bytes at a time (a libc call costs more than
+/// the comparison for keys this short).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut chunks_a = a.chunks_exact(8);
+    let mut chunks_b = b.chunks_exact(8);
+    for (x, y) in chunks_a.by_ref().zip(chunks_b.by_ref()) {
+        if u64::from_le_bytes(x.try_into().expect("8"))
+            != u64::from_le_bytes(y.try_into().expect("8"))
+        {
+            return false;
         }
+    }
+    chunks_a.remainder() == chunks_b.remainder()
+}
+
+impl KeyCache {
+    /// An empty cache; its slots are allocated on first use (most parsers read a few keys).
+    pub fn new() -> Self {
+        KeyCache { slots: Vec::new() }
     }
 
     /// The cached string for `key` (valid UTF-8), creating it on a miss.
@@ -46,10 +64,13 @@ impl KeyCache {
         if bytes.len() > MAX_KEY_LEN {
             return PyString::new(py, key);
         }
+        if self.slots.is_empty() {
+            self.slots = (0..SLOTS).map(|_| None).collect();
+        }
         let hash = spread(bytes);
         let slot = &mut self.slots[hash as usize % SLOTS];
         if let Some((cached, string)) = slot {
-            if **cached == *bytes {
+            if same_bytes(cached, bytes) {
                 return string.bind(py).clone();
             }
         }

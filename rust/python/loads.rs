@@ -289,7 +289,7 @@ fn utf8_input<'a>(data: &'a Bound<'_, PyAny>, copy: &'a mut Vec<u8>) -> Option<&
 /// Parses a whole document as `json.loads` would, or returns `NotImplemented` when the caller
 /// must re-read it with the standard library (invalid text, exotic encodings, deep nesting).
 #[pyfunction]
-#[pyo3(signature = (data, *, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None))]
+#[pyo3(signature = (data, object_hook=None, parse_float=None, parse_int=None, parse_constant=None, object_pairs_hook=None))]
 pub fn loads_fast<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,

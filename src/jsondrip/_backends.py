@@ -17,6 +17,21 @@ MODES = ("stable", "jiter")
 ENV_VAR = "JSONDRIP_BACKEND"
 
 
+# os.environ.get raises and catches a KeyError when the variable is unset (about 1 µs, more
+# than a small loads); os.environ's own dict, kept in step by every write through os.environ,
+# answers in a plain lookup.
+_ENVIRON_DATA = getattr(os.environ, "_data", None)
+_ENV_KEY = os.environ.encodekey(ENV_VAR) if hasattr(os.environ, "encodekey") else ENV_VAR
+
+
+def env_backend() -> str | None:
+    """The backend named by $JSONDRIP_BACKEND, or None."""
+    if _ENVIRON_DATA is None:
+        return os.environ.get(ENV_VAR)
+    raw = _ENVIRON_DATA.get(_ENV_KEY)
+    return None if raw is None else os.environ.decodevalue(raw)
+
+
 def available_backends() -> list[str]:
     """The usable backends, in order of preference.
 
@@ -37,7 +52,7 @@ def _usable() -> tuple[str, ...]:
 
 def resolve(backend: str | None, *, streaming: bool) -> str:
     """The backend a call uses: the one asked for, else $JSONDRIP_BACKEND, else the first."""
-    name = backend if backend is not None else os.environ.get(ENV_VAR) or None
+    name = backend if backend is not None else env_backend() or None
     usable = _usable()
     if name is None:
         return usable[0]

@@ -15,6 +15,7 @@ from . import _backends
 from ._errors import JSONDecodeError
 
 Document = Union[str, bytes, bytearray]
+_native_loads = _backends._native.loads_fast if _backends._native is not None else None
 Hook = Optional[Callable[..., Any]]
 
 
@@ -39,10 +40,17 @@ def loads(
     library, which alone understands them. Nesting deeper than the interpreter allows raises
     `RecursionError`, as `json.loads` does.
     """
-    if not isinstance(s, (str, bytes, bytearray)):
-        kind = s.__class__.__name__
-        raise TypeError(f"the JSON object must be str, bytes or bytearray, not {kind}")
-    engine = _backends.resolve(backend, streaming=False)
+    # The common case in one native call (a `s` that is not str or bytes comes back too,
+    # and the standard library raises json's TypeError for it).
+    common = backend is None and cls is None and not kw and _native_loads is not None
+    if common and _backends.env_backend() is None:
+        value = _native_loads(
+            s, object_hook, parse_float, parse_int, parse_constant, object_pairs_hook
+        )
+        if value is not NotImplemented:
+            return value
+    else:
+        common = False
     hooks = {
         "object_hook": object_hook,
         "parse_float": parse_float,
@@ -50,9 +58,10 @@ def loads(
         "parse_constant": parse_constant,
         "object_pairs_hook": object_pairs_hook,
     }
+    engine = _backends.resolve(backend, streaming=False)
     if cls is None and not kw:
-        if engine == "native":
-            value = _backends._native.loads_fast(s, **hooks)
+        if engine == "native" and not common:
+            value = _native_loads(s, **hooks)
             if value is not NotImplemented:
                 return value
         elif engine == "jiter" and not any(hooks.values()):
