@@ -38,7 +38,7 @@ impl Builder {
             open_string: None,
             tentative_shown: false,
             tentative_prev: None,
-            keys: KeyCache::new(),
+            keys: KeyCache::new(256),
             error: None,
         }
     }

@@ -20,6 +20,9 @@ use crate::core::scanner::{Bail, Number, Peek, Scanner, Text};
 /// near its own limit).
 const MAX_DEPTH: usize = 512;
 
+/// Slots of the key cache shared by all `loads` calls.
+const SHARED_KEYS: usize = 4096;
+
 static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
 
 /// Why the fast path stopped.
@@ -316,9 +319,9 @@ pub fn loads_fast<'py>(
     let mut private;
     let mut guard = KEYS.try_lock();
     let keys = match guard.as_mut() {
-        Ok(shared) => shared.get_or_insert_with(KeyCache::new),
+        Ok(shared) => shared.get_or_insert_with(|| KeyCache::new(SHARED_KEYS)),
         Err(_) => {
-            private = KeyCache::new();
+            private = KeyCache::new(SHARED_KEYS);
             &mut private
         }
     };
