@@ -686,6 +686,10 @@ impl Machine {
             if !self.number_state.accepting() {
                 return Err(self.number_error(b""));
             }
+            if !self.stack.is_empty() {
+                // Cut inside a container: the number may be cut too, so it is never shown.
+                return Err(self.syntax(expecting(self.after_value()), end));
+            }
             self.state = self.end_number(sink)?;
         }
         let state = self.state;

@@ -2,9 +2,10 @@
 //!
 //! The core's [`Scanner`] gives tokens; this builder recurses and creates objects directly:
 //! lists in one call from a shared stack, keys from a cache, ASCII strings copied without
-//! decoding. Whatever the scanner cannot take (invalid text, nesting past `MAX_DEPTH`,
-//! non-UTF-8 bytes) returns `NotImplemented`, and the caller re-reads the text with the
-//! standard library, which gives its exact value or error.
+//! decoding. Whatever the scanner cannot take (invalid text, non-UTF-8 bytes) returns
+//! `NotImplemented`, and the caller re-reads the text with the standard library, which gives
+//! its exact value or error. Nesting counts against the interpreter's recursion limit, as in
+//! json's own C scanner, so deep documents raise the same RecursionError.
 
 use std::ffi::CString;
 use std::sync::Mutex;
@@ -15,10 +16,6 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::keys::KeyCache;
 use crate::core::scanner::{Bail, Number, Peek, Scanner, Text};
-
-/// Deeper documents go to the standard library, which answers as json does (RecursionError
-/// near its own limit).
-const MAX_DEPTH: usize = 512;
 
 /// Slots of the key cache shared by all `loads` calls.
 const SHARED_KEYS: usize = 4096;
@@ -104,13 +101,19 @@ fn string<'py>(py: Python<'py>, text: Text) -> Build<'py> {
 }
 
 impl<'py> Loader<'py, '_> {
-    fn value(&mut self, scanner: &mut Scanner, depth: usize) -> Build<'py> {
+    fn value(&mut self, scanner: &mut Scanner) -> Build<'py> {
         let py = self.py;
         match scanner.peek()? {
             Peek::String => string(py, scanner.string()?),
             Peek::Number => self.number(scanner.number()?),
-            Peek::Object => self.object(scanner, depth + 1),
-            Peek::Array => self.array(scanner, depth + 1),
+            Peek::Object => self.nested(
+                c" while decoding a JSON object from a unicode string",
+                |this| this.object(scanner),
+            ),
+            Peek::Array => self.nested(
+                c" while decoding a JSON array from a unicode string",
+                |this| this.array(scanner),
+            ),
             Peek::Null => Ok(py.None().into_bound(py)),
             Peek::True => Ok(true
                 .into_pyobject(py)
@@ -125,6 +128,24 @@ impl<'py> Loader<'py, '_> {
             Peek::NaN => self.constant("NaN", f64::NAN),
             Peek::Infinity => self.constant("Infinity", f64::INFINITY),
         }
+    }
+
+    /// Builds a container one level deeper, counted against the interpreter's recursion
+    /// limit as json's C scanner counts it (so the same documents raise RecursionError).
+    fn nested(
+        &mut self,
+        what: &std::ffi::CStr,
+        build: impl FnOnce(&mut Self) -> Build<'py>,
+    ) -> Build<'py> {
+        // SAFETY: called with the interpreter held; every successful Enter is paired with a
+        // Leave below.
+        if unsafe { ffi::Py_EnterRecursiveCall(what.as_ptr()) } != 0 {
+            return Err(Fail::Raised(PyErr::fetch(self.py)));
+        }
+        let built = build(self);
+        // SAFETY: pairs the Enter above.
+        unsafe { ffi::Py_LeaveRecursiveCall() };
+        built
     }
 
     fn constant(&self, name: &str, value: f64) -> Build<'py> {
@@ -168,14 +189,11 @@ impl<'py> Loader<'py, '_> {
         }
     }
 
-    fn array(&mut self, scanner: &mut Scanner, depth: usize) -> Build<'py> {
-        if depth > MAX_DEPTH {
-            return Err(Fail::Bail);
-        }
+    fn array(&mut self, scanner: &mut Scanner) -> Build<'py> {
         let base = self.items.len();
         if scanner.array_first()? {
             loop {
-                let item = self.value(scanner, depth)?;
+                let item = self.value(scanner)?;
                 self.items.push(item);
                 if !scanner.array_next()? {
                     break;
@@ -208,13 +226,10 @@ impl<'py> Loader<'py, '_> {
             .map_err(PyErr::from)?)
     }
 
-    fn object(&mut self, scanner: &mut Scanner, depth: usize) -> Build<'py> {
-        if depth > MAX_DEPTH {
-            return Err(Fail::Bail);
-        }
+    fn object(&mut self, scanner: &mut Scanner) -> Build<'py> {
         let py = self.py;
         if self.hooks.object_pairs_hook.is_some() {
-            return self.object_pairs(scanner, depth);
+            return self.object_pairs(scanner);
         }
         let dict = PyDict::new(py);
         let mut next = scanner
@@ -222,7 +237,7 @@ impl<'py> Loader<'py, '_> {
             .map(|text| self.key(text))
             .transpose()?;
         while let Some(key) = next {
-            let value = self.value(scanner, depth)?;
+            let value = self.value(scanner)?;
             // SAFETY: a live dict, a str key and a value; SetItem takes its own references.
             if unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) } != 0 {
                 return Err(Fail::Raised(PyErr::fetch(py)));
@@ -238,7 +253,7 @@ impl<'py> Loader<'py, '_> {
         }
     }
 
-    fn object_pairs(&mut self, scanner: &mut Scanner, depth: usize) -> Build<'py> {
+    fn object_pairs(&mut self, scanner: &mut Scanner) -> Build<'py> {
         let py = self.py;
         let pairs = PyList::empty(py);
         let mut next = scanner
@@ -246,7 +261,7 @@ impl<'py> Loader<'py, '_> {
             .map(|text| self.key(text))
             .transpose()?;
         while let Some(key) = next {
-            let value = self.value(scanner, depth)?;
+            let value = self.value(scanner)?;
             pairs.append(PyTuple::new(py, [key.into_any(), value])?)?;
             next = scanner
                 .object_next()?
@@ -314,6 +329,15 @@ pub fn loads_fast<'py>(
         parse_constant,
         object_pairs_hook,
     };
+    let no_hooks = [
+        &hooks.object_hook,
+        &hooks.parse_float,
+        &hooks.parse_int,
+        &hooks.parse_constant,
+        &hooks.object_pairs_hook,
+    ]
+    .iter()
+    .all(|hook| hook.is_none());
     // The shared key cache, unless it is in use (a hook calling loads, another thread):
     // then a private one, so no lock is ever waited for while holding the interpreter.
     let mut private;
@@ -333,10 +357,11 @@ pub fn loads_fast<'py>(
     };
     let mut scanner = Scanner::new(bytes);
     // Nothing built here is garbage until it is returned, so a collection in the middle only
-    // walks the new lists and dicts (a fifth of the time on canada.json): pause it.
+    // walks the new lists and dicts (a fifth of the time on canada.json): pause it, unless a
+    // hook runs user code, which must see the interpreter as json.loads leaves it.
     // SAFETY: called with the interpreter held; the previous state is restored below.
-    let collecting = unsafe { ffi::PyGC_Disable() } == 1;
-    let result = loader.value(&mut scanner, 0).and_then(|value| {
+    let collecting = no_hooks && unsafe { ffi::PyGC_Disable() } == 1;
+    let result = loader.value(&mut scanner).and_then(|value| {
         scanner.finish()?;
         Ok(value)
     });

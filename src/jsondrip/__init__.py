@@ -14,6 +14,16 @@ from ._errors import JSONDecodeError
 from ._loads import load, loads
 from ._missing import MISSING
 from ._parser import Parser, aiter_values, iter_values, parse_partial
+from .toolcalls import (
+    ReasoningDelta,
+    StreamDone,
+    TextDelta,
+    ToolCall,
+    ToolCallAccumulator,
+    ToolCallDelta,
+    ToolCallDone,
+    ToolCallStarted,
+)
 
 __all__ = [
     "MISSING",
@@ -21,6 +31,14 @@ __all__ = [
     "JSONDecoder",
     "JSONEncoder",
     "Parser",
+    "ReasoningDelta",
+    "StreamDone",
+    "TextDelta",
+    "ToolCall",
+    "ToolCallAccumulator",
+    "ToolCallDelta",
+    "ToolCallDone",
+    "ToolCallStarted",
     "aiter_values",
     "available_backends",
     "dump",

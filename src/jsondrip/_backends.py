@@ -55,6 +55,9 @@ def resolve(backend: str | None, *, streaming: bool) -> str:
     name = backend if backend is not None else env_backend() or None
     usable = _usable()
     if name is None:
+        # One-shot calls prefer jiter to the standard library; streaming cannot use it.
+        if not streaming and usable[0] == "python" and "jiter" in usable:
+            return "jiter"
         return usable[0]
     if name not in usable:
         known = "native", "python", "jiter"

@@ -479,6 +479,8 @@ class Machine:
         if state == NUMBER:
             if not NUMBER_ACCEPTING[self.number_state]:
                 raise self.number_error()
+            if self.stack:  # cut inside a container: the number may be cut too, never show it
+                raise self.fail(EXPECTING[self.after_value()], end)
             state = self.state = self.end_number()
         if state == DONE:
             return
