@@ -1,0 +1,196 @@
+"""The command line: subcommands, their options, and the default `demo` subcommand.
+
+Each subcommand is a `Command`: a name, a help line, a function that adds its options, and the
+dotted path of the function that runs it. The runner is imported only when its subcommand is
+chosen, so `jsondrip parse` never imports rich. A later subcommand (say `bench`) registers
+itself with `register(Command(...))` before `build_parser()` is called.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+from .. import __version__
+
+PROG = "jsondrip"
+
+__all__ = ["COMMANDS", "Command", "build_parser", "parse_args", "register", "resolve"]
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: `configure` adds its options, `run` ("module:function") executes it."""
+
+    name: str
+    help: str
+    description: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: str
+
+
+COMMANDS: dict[str, Command] = {}
+"""The registered subcommands, in the order `--help` lists them."""
+
+DEFAULT_COMMAND = "demo"
+
+
+def register(command: Command) -> None:
+    """Add a subcommand (or replace the one of the same name)."""
+    COMMANDS[command.name] = command
+
+
+def resolve(command: Command) -> Callable[[argparse.Namespace], int]:
+    """Import and return the function that runs `command`."""
+    module_name, _, function = command.run.partition(":")
+    module = importlib.import_module(module_name, package=__package__)
+    return getattr(module, function)
+
+
+def _speed(text: str) -> float:
+    """`--speed`: a pace multiplier, 0 for no pauses at all."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, not {text}")
+    return value
+
+
+def _stream_options(parser: argparse.ArgumentParser) -> None:
+    """Options shared by `demo` and `preview`."""
+    parser.add_argument(
+        "--speed",
+        type=_speed,
+        default=None,
+        metavar="X",
+        help="replay pace: 2 is twice as fast, 0 as fast as possible (default: 1 in the live "
+        "view, 0 for --json output)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON event per line (NDJSON) instead of drawing; the default when the "
+        "output is not a terminal",
+    )
+
+
+def _configure_demo(parser: argparse.ArgumentParser) -> None:
+    _stream_options(parser)
+
+
+def _configure_preview(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a recorded stream (SSE or JSON lines), or - to read standard input as it arrives",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("auto", "sse", "jsonl"),
+        default="auto",
+        help="how the stream is framed (default: auto, from its first line)",
+    )
+    _stream_options(parser)
+
+
+def _configure_parse(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="?",
+        default="-",
+        help="a JSON document, possibly cut short (default: -, standard input)",
+    )
+    parser.add_argument(
+        "--mode",
+        choices=("stable", "jiter"),
+        default="stable",
+        help="stable: never show what may still change; jiter: numbers as their digits arrive",
+    )
+    parser.add_argument(
+        "--final",
+        action="store_true",
+        help="require a complete document: an incomplete one is an error",
+    )
+    parser.add_argument(
+        "--compact", action="store_true", help="print the value on one line instead of indented"
+    )
+
+
+register(
+    Command(
+        "demo",
+        "replay the bundled stream in a live view (the default)",
+        "Replay a stream that ships with jsondrip (an Anthropic Messages stream with reasoning, "
+        "text and three tool calls) and draw the tool calls' arguments as they are parsed.",
+        _configure_demo,
+        ".preview_cmd:run_demo",
+    )
+)
+register(
+    Command(
+        "preview",
+        "watch a recorded or piped-in stream's tool calls being written",
+        "Read an OpenAI (Chat Completions, Responses) or Anthropic (Messages) stream, as SSE or "
+        "JSON lines, and show its tool calls, text and reasoning as they arrive. Example: "
+        "curl -N ... | jsondrip preview -",
+        _configure_preview,
+        ".preview_cmd:run_preview",
+    )
+)
+register(
+    Command(
+        "parse",
+        "print the best-effort value of a possibly truncated JSON document",
+        "Print, as JSON, what can honestly be shown of a JSON document that may be cut short. "
+        "Exit status: 0 a value was printed, 1 invalid JSON or no value yet, 2 usage error.",
+        _configure_parse,
+        ".parse_cmd:run",
+    )
+)
+
+
+def _common_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """`--debug`, accepted both before and after the subcommand."""
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        # A subparser's default would overwrite a --debug given before the subcommand.
+        default=False if top else argparse.SUPPRESS,
+        help="show the full traceback of an error",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every registered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Incremental partial-JSON parsing for LLM streams. Without a subcommand, "
+        "runs the demo.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    _common_options(parser, top=True)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS.values():
+        sub = subparsers.add_parser(
+            command.name, help=command.help, description=command.description
+        )
+        _common_options(sub, top=False)
+        command.configure(sub)
+    return parser
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """Parse `argv`; with no subcommand named (`jsondrip`, `jsondrip --speed 2`), run the demo.
+
+    Raises SystemExit (status 2 for usage errors, 0 for --help/--version), as argparse does.
+    """
+    argv = list(argv)
+    asks_top_level = any(arg in ("-h", "--help", "--version") for arg in argv)
+    if not any(arg in COMMANDS for arg in argv) and not asks_top_level:
+        argv.insert(0, DEFAULT_COMMAND)
+    return build_parser().parse_args(argv)

@@ -1,0 +1,140 @@
+"""`jsondrip parse [FILE|-]`: the best-effort value of a possibly truncated JSON document.
+
+Prints the value as JSON (indented, or one line with `--compact`) and exits 0. Invalid JSON
+exits 1 with the message, the line and column, and a caret under the offending character:
+
+    jsondrip: <stdin>: invalid JSON: Expecting ',' delimiter at line 2, column 8 (character 14)
+        2 |   "b": 2 "c": 3
+          |          ^
+
+An input that is only the start of a document prints its value; with `--final` it is an error
+("incomplete JSON"). An input before any value has begun (empty, whitespace, a top-level number
+that may still grow) has no value: exit 1 with a message. Works without rich.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import unicodedata
+
+from .. import MISSING, JSONDecodeError, Parser, parse_partial
+from .errors import CLIError, UsageError, write_text
+from .ndjson import dumps
+
+__all__ = ["caret_excerpt", "format_error", "read_input", "run"]
+
+GUTTER = 5
+"""Width of the line-number column in the excerpt."""
+WINDOW = 72
+"""The most columns of the offending line that are shown; longer lines are cut around the caret."""
+
+
+def read_input(name: str) -> bytes:
+    """The bytes of file `name`, or of standard input for `-`; a file that cannot be read is a
+    usage error."""
+    if name == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(name, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {name}: {error.strerror or error}") from error
+
+
+def _char_width(char: str) -> int:
+    """Terminal columns a character takes: 2 for wide East Asian characters, 0 for combining."""
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def _visible(char: str) -> str:
+    """A character as it can be shown on one line: a tab as a space (as the offending
+    character, see caret_excerpt, as ␉), other control characters as their Unicode control
+    pictures (U+2400...)."""
+    code = ord(char)
+    if char == "\t":
+        return " "
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    return char
+
+
+def caret_excerpt(text: str, pos: int, lineno: int) -> str:
+    """Two lines: the line holding character `pos` (numbered `lineno`), and a caret under it.
+
+    A line wider than WINDOW columns is cut around the caret, the cuts marked with `…`.
+    """
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    line = text[start : len(text) if end == -1 else end]
+    column = pos - start
+    if line.endswith("\r") and column < len(line) - 1:
+        line = line[:-1]
+    chars = [_visible(char) for char in line]
+    if column < len(line) and line[column] == "\t":
+        chars[column] = "\u2409"  # the offending character itself: show that it is a tab
+    widths = [_char_width(char) for char in chars]
+    # Cut the line to at most WINDOW columns, keeping the caret about a third from the left.
+    first, last = 0, len(chars)
+    if sum(widths) > WINDOW:
+        first = column
+        used = widths[column] if column < len(chars) else 1
+        while first > 0 and used + widths[first - 1] <= WINDOW // 3:
+            first -= 1
+            used += widths[first]
+        last = column + 1 if column < len(chars) else column
+        while last < len(chars) and used + widths[last] <= WINDOW - 2:
+            used += widths[last]
+            last += 1
+    shown = ("…" if first > 0 else "") + "".join(chars[first:last])
+    shown += "…" if last < len(chars) else ""
+    offset = (1 if first > 0 else 0) + sum(widths[first:column])
+    number = str(lineno).rjust(GUTTER)
+    return f"{number} | {shown}\n{' ' * GUTTER} | {' ' * offset}^\n"
+
+
+def format_error(text: str, error: JSONDecodeError, source: str, *, incomplete: bool) -> str:
+    """The full message for a decoding error: what and where, then the caret excerpt."""
+    kind = "incomplete JSON" if incomplete else "invalid JSON"
+    where = f"line {error.lineno}, column {error.colno} (character {error.pos})"
+    # "Unterminated string starting at", "Invalid control character at" end with "at" already
+    joint = " " if error.msg.endswith(" at") else " at "
+    head = f"jsondrip: {source}: {kind}: {error.msg}{joint}{where}\n"
+    return head + caret_excerpt(text, error.pos, error.lineno)
+
+
+def _decoded(data: bytes) -> str:
+    """The text the parser read: UTF-8 without its BOM (bad bytes shown as U+FFFD)."""
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run `jsondrip parse`; returns the exit status."""
+    data = read_input(args.file)
+    source = "<stdin>" if args.file == "-" else args.file
+    incomplete = False
+    try:
+        if args.final:
+            parser = Parser(mode=args.mode)
+            parser.feed(data)
+            incomplete = True  # the text so far is valid: an error now means it ends too soon
+            value = parser.close()
+        else:
+            value = parse_partial(data, mode=args.mode)
+    except JSONDecodeError as error:
+        if args.debug:
+            import traceback
+
+            traceback.print_exc()
+        write_text(sys.stderr, format_error(_decoded(data), error, source, incomplete=incomplete))
+        return 1
+    if value is MISSING:
+        raise CLIError(
+            f"{source}: no value yet: the input ends before a value has begun or is complete"
+        )
+    write_text(sys.stdout, dumps(value, indent=None if args.compact else 2) + "\n")
+    return 0

@@ -1,0 +1,112 @@
+"""`jsondrip` (the demo) and `jsondrip preview FILE|-`: feed a stream to the tool-call
+accumulator and show its events, drawn live (rich) or as NDJSON.
+
+The output is NDJSON when `--json` is given or standard output is not a terminal; otherwise the
+live view, which needs rich. Recordings (the demo, a file) are replayed at `--speed` (default 1
+in the live view, 0 for NDJSON); standard input is shown as it arrives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from .errors import CLIError, UsageError, write_text
+from .ndjson import NdjsonSink
+from .replay import paced
+from .source import Chunk, Source, open_demo, open_file, open_stdin
+
+__all__ = ["run_demo", "run_preview", "show"]
+
+INSTALL_HINT = (
+    'the live view needs rich: pip install "jsondrip[cli]" '
+    "(or add --json for one JSON event per line, which does not)"
+)
+
+
+class Sink(Protocol):
+    """Where events go: the live view or NDJSON lines."""
+
+    def __enter__(self) -> Sink: ...
+
+    def __exit__(self, *exc_info: object) -> None: ...
+
+    def start(self, source: str, stream_format: str) -> None: ...
+
+    def handle(self, events: list[Any]) -> None: ...
+
+    def finish(self, interrupted: bool = False) -> None: ...
+
+    def describe(self, provider: str) -> None: ...
+
+
+def _wants_json(args: argparse.Namespace) -> bool:
+    return bool(args.json) or not sys.stdout.isatty()
+
+
+def _make_sink(args: argparse.Namespace) -> Sink:
+    """NDJSON or, on a terminal, the live view (a usage error if rich is missing)."""
+    if _wants_json(args):
+        return NdjsonSink(lambda text: write_text(sys.stdout, text))
+    try:
+        from .live import LiveView
+    except ImportError as error:
+        if getattr(error, "name", None) and not str(error.name).startswith("rich"):
+            raise
+        raise UsageError(INSTALL_HINT) from error
+    return LiveView(speed=_speed(args))
+
+
+def _speed(args: argparse.Namespace) -> float:
+    if args.speed is not None:
+        return float(args.speed)
+    return 0.0 if _wants_json(args) else 1.0
+
+
+def _pieces(source: Source, speed: float) -> Iterator[Chunk]:
+    if source.live is not None:
+        return source.live
+    return paced(source.fragments or [], speed)
+
+
+def show(source: Source, sink: Sink, speed: float) -> int:
+    """Feed every piece of `source` to a fresh accumulator and hand its events to `sink`."""
+    from ..toolcalls import ToolCallAccumulator
+
+    accumulator = ToolCallAccumulator()
+    feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
+    with sink:
+        sink.start(source.name, source.format)
+        try:
+            described = False
+            for number, piece in enumerate(_pieces(source, speed), 1):
+                try:
+                    events = feed(piece)
+                except ValueError as error:
+                    raise CLIError(f"{source.name}: event {number}: {error}") from error
+                if not described and accumulator.format != "auto":
+                    sink.describe(accumulator.format)
+                    described = True
+                sink.handle(events)
+            sink.handle(accumulator.finish())
+        except KeyboardInterrupt:
+            sink.handle(accumulator.abort() or [])
+            sink.finish(interrupted=True)
+            raise
+        sink.finish()
+    return 0
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Run the demo: replay the bundled stream."""
+    sink = _make_sink(args)
+    return show(open_demo(), sink, _speed(args))
+
+
+def run_preview(args: argparse.Namespace) -> int:
+    """Run `jsondrip preview FILE|-`."""
+    sink = _make_sink(args)
+    source = open_stdin(args.format) if args.file == "-" else open_file(args.file, args.format)
+    return show(source, sink, _speed(args))

@@ -1,0 +1,201 @@
+"""`ToolCallAccumulator`: a sans-IO state machine from LLM stream events to tool calls.
+
+Bytes or events in, events out; no network, no threads, no sleeping. The rules:
+
+- The format is named, or detected from the first event that tells (`format="auto"`).
+- Every `feed_sse`, `feed` and `finish` first asks the injected `clock` for the time and ends
+  the calls that are still waiting for arguments and got none for `idle_timeout` seconds
+  (a call whose arguments are already a complete document is not waiting; it waits only for
+  the stream to close it). An empty `feed_sse(b"")` is a way to check the clock.
+- `finish()` ends the stream normally: open calls are closed as the stream's finish reason
+  says. `abort()` ends it as cut: open calls end with an `aborted` error and are never parsed
+  as if complete. After either, feeding raises `RuntimeError`; calling either again returns
+  `[]`.
+- Each call emits `ToolCallStarted` once, `ToolCallDelta` per non-empty fragment, and
+  `ToolCallDone` exactly once, however often the stream repeats itself.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Callable
+
+from .. import Parser
+from .anthropic import AnthropicHandler
+from .calls import CallTable
+from .events import Event, ToolCall
+from .formats import DONE, FormatHandler, as_event, canonical_format, detect_format
+from .openai_chat import OpenAIChatHandler
+from .openai_responses import OpenAIResponsesHandler
+from .sse import SSEDecoder
+
+__all__ = ["ToolCallAccumulator"]
+
+HANDLERS: dict[str, type[FormatHandler]] = {
+    "openai-chat": OpenAIChatHandler,
+    "openai-responses": OpenAIResponsesHandler,
+    "anthropic": AnthropicHandler,
+}
+_scan = json.JSONDecoder().scan_once  # the C scanner, without json.loads's layers
+ABORTED = "aborted: the stream was cut before the call was complete"
+
+
+class ToolCallAccumulator:
+    """Live tool-call argument previews from an OpenAI or Anthropic stream.
+
+    `format`: `"auto"`, `"openai-chat"` (also `"deepseek"` and other OpenAI-compatible
+    providers), `"openai-responses"` or `"anthropic"`. `max_arguments_size`: the most
+    characters of arguments one call may have (None: no limit); past it the call ends with a
+    `too large` error and its text is dropped. `idle_timeout`: seconds a call may wait for its
+    next fragment (None: forever). `clock`: the time source, in seconds.
+
+    The parsers are `jsondrip.Parser()` in stable mode, on the default backend (the
+    `JSONDRIP_BACKEND` environment variable picks another, as for every `Parser`).
+    """
+
+    def __init__(
+        self,
+        format: str = "auto",
+        max_arguments_size: int | None = 1_048_576,
+        idle_timeout: float | None = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_arguments_size is not None and max_arguments_size < 0:
+            raise ValueError("max_arguments_size must be None or at least 0")
+        if idle_timeout is not None and idle_timeout < 0:
+            raise ValueError("idle_timeout must be None or at least 0")
+        self.format = canonical_format(format)
+        self.max_arguments_size = max_arguments_size
+        self.idle_timeout = idle_timeout
+        self._clock = clock
+        self._events: list[Event] = []
+        self._table = CallTable(
+            self._events,  # type: ignore[arg-type]
+            max_arguments_size=max_arguments_size,
+            parser_factory=Parser,
+            clock=clock,
+        )
+        self._handler: FormatHandler | None = None
+        if self.format != "auto":
+            self._handler = HANDLERS[self.format](self._table)
+        sse_limit = None if max_arguments_size is None else 2 * max_arguments_size + (1 << 20)
+        self._sse = SSEDecoder(max_event_size=sse_limit)
+        self._ended: str | None = None  # None, "finish()" or "abort()"
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """Every call seen so far, in the order they started (`index` is the position)."""
+        return list(self._table.calls)
+
+    def feed_sse(self, data: bytes | bytearray | memoryview | str) -> list[Event]:
+        """Read raw `text/event-stream` bytes or str, cut anywhere; return the new events.
+
+        `data: [DONE]` ends an OpenAI response; comments and keep-alives are skipped, and so
+        is data that is not a JSON object.
+        """
+        if self._ended is not None:
+            self._check()
+        table = self._table
+        now = table.now = self._clock()
+        if table.states and self.idle_timeout is not None:
+            table.expire(now, self.idle_timeout)
+        dispatch = self._dispatch
+        for _, text, _ in self._sse.feed_fields(data):
+            if text[:1] != "{":
+                text = text.strip()
+                if text == "[DONE]":
+                    dispatch(DONE)
+                    continue
+                if text[:1] != "{":
+                    continue
+            try:
+                event, end = _scan(text, 0)
+            except (ValueError, StopIteration):
+                continue
+            if end != len(text) and text[end:].strip():
+                continue
+            dispatch(event)
+        if not self._events:
+            return []
+        events = self._events[:]
+        del self._events[:]
+        return events
+
+    def feed(self, event: Any) -> list[Event]:
+        """Read one decoded event: a dict, JSON text (or `[DONE]`), or an `openai` /
+        `anthropic` SDK object; return the new events."""
+        self._check()
+        self._dispatch(as_event(event))
+        return self._drain()
+
+    def finish(self) -> list[Event]:
+        """The stream ended: close the open calls (by the finish reason seen); last events."""
+        if self._ended is not None:
+            return []
+        self._expire()
+        self._ended = "finish()"
+        self._sse.close()
+        if self._handler is not None:
+            self._handler.finish()
+        return self._drain()
+
+    def abort(self) -> list[Event]:
+        """The stream was cut: open calls end with an `aborted` error; last events."""
+        if self._ended is not None:
+            return []
+        self._ended = "abort()"
+        self._sse.close()
+        if self._handler is not None:
+            self._handler.abort(ABORTED)
+        return self._drain()
+
+    def _check(self) -> None:
+        if self._ended is not None:
+            raise RuntimeError(
+                f"the stream has ended ({self._ended} was called): "
+                "use a new ToolCallAccumulator for the next stream"
+            )
+        table = self._table
+        now = table.now = self._clock()
+        if table.states and self.idle_timeout is not None:
+            table.expire(now, self.idle_timeout)
+
+    def _expire(self) -> None:
+        table = self._table
+        now = table.now = self._clock()
+        if table.states and self.idle_timeout is not None:
+            table.expire(now, self.idle_timeout)
+
+    def _dispatch(self, event: dict[str, Any]) -> None:
+        handler = self._handler
+        if handler is None:
+            if event is DONE:
+                return
+            name = detect_format(event)
+            if name is None:
+                if event.get("type") == "ping":
+                    return
+                raise ValueError(
+                    f"cannot tell the stream format from this event: {_short(event)}; "
+                    "pass format='openai-chat', 'openai-responses' or 'anthropic'"
+                )
+            self.format = name
+            handler = self._handler = HANDLERS[name](self._table)
+        handler.handle(event)
+
+    def _drain(self) -> list[Event]:
+        events = self._events[:]
+        del self._events[:]
+        return events
+
+    def __repr__(self) -> str:
+        return (
+            f"<ToolCallAccumulator format={self.format!r} calls={len(self._table.calls)}"
+            f"{' ended by ' + self._ended if self._ended else ''}>"
+        )
+
+
+def _short(event: dict[str, Any]) -> str:
+    text = json.dumps(event, default=str)
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -1,0 +1,262 @@
+"""The life of each tool call: arguments in, preview and final value out, ended exactly once.
+
+The format modules decide *which* call a fragment belongs to and *when* a call ends; this
+module does the rest, the same for every provider:
+
+- `start` makes a `ToolCall`; `announce` emits `ToolCallStarted` once.
+- `append` records the raw text (bounded by `max_arguments_size`), strips a markdown fence,
+  feeds a stable-mode `jsondrip.Parser` and emits `ToolCallDelta` with the live preview.
+  An invalid fragment sets the error at once; the call then takes no more text.
+- `close(call, reason)` ends a call normally: complete if the document is; else the error
+  says why (`truncated by the token limit` when `reason` is one, else `incomplete JSON`).
+  `""` (or only blanks) as the whole arguments gives `{}`: a tool without parameters.
+- `fail(call, error)` ends a call with an error (aborted, too large, timed out) and releases
+  its parser and text.
+
+Every ending goes through `_end`, which emits `ToolCallDone` at most once per call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import MISSING, JSONDecodeError, Parser
+from .events import ToolCall, ToolCallDelta, ToolCallDone, ToolCallStarted
+from .fences import FenceStripper
+
+__all__ = ["TRUNCATION_REASONS", "CallState", "CallTable"]
+
+# finish/stop reasons that mean "the model ran out of tokens" in the supported APIs
+TRUNCATION_REASONS = frozenset(
+    {"length", "max_tokens", "max_output_tokens", "model_context_window_exceeded"}
+)
+
+
+class CallState:
+    """A call's private working state: its parser, fence stripper, size and clock."""
+
+    __slots__ = (
+        "announced",
+        "call",
+        "content",
+        "fence",
+        "last_active",
+        "parser",
+        "pending_close",
+        "size",
+    )
+
+    def __init__(self, call: ToolCall, parser: Parser, now: float) -> None:
+        self.call = call
+        self.parser: Parser | None = parser
+        self.fence: FenceStripper | None = None
+        self.size = 0  # characters received
+        self.content = False  # a non-blank character reached the parser
+        self.announced = False
+        self.last_active = now
+        self.pending_close = False  # closed by the stream, waiting for the stop reason
+
+
+class CallTable:
+    """All calls of one accumulator, in the order they started, and the events they emit."""
+
+    def __init__(
+        self,
+        events: list[Any],
+        *,
+        max_arguments_size: int | None,
+        parser_factory: Callable[[], Parser],
+        clock: Callable[[], float],
+    ) -> None:
+        self.events = events  # the accumulator's outbox, shared
+        self.calls: list[ToolCall] = []
+        self.states: dict[int, CallState] = {}  # index -> state, open calls only
+        self.max_size = max_arguments_size
+        self._parser_factory = parser_factory
+        self._clock = clock
+        self.now = clock()  # the time of the accumulator call being served
+
+    # -- starting -------------------------------------------------------------------------
+
+    def start(self, id: str | None, name: str, *, choice: int = 0) -> CallState:
+        """A new call, at the next index; not announced yet."""
+        call = ToolCall(len(self.calls), id, name, choice)
+        self.calls.append(call)
+        state = CallState(call, self._parser_factory(), self.now)
+        self.states[call.index] = state
+        return state
+
+    def announce(self, state: CallState) -> None:
+        """Emit `ToolCallStarted` for the call, once."""
+        if not state.announced:
+            state.announced = True
+            call = state.call
+            self.events.append(ToolCallStarted(call.index, call.id, call.name))
+
+    # -- arguments ------------------------------------------------------------------------
+
+    def append(self, state: CallState, text: str | None) -> None:
+        """Add a fragment of the call's arguments; emit a `ToolCallDelta` if it is not empty."""
+        call = state.call
+        if call.finished or not text:
+            return
+        state.last_active = self.now
+        if not state.announced:
+            self.announce(state)
+        start = state.size
+        size = state.size = start + len(text)
+        if self.max_size is not None and size > self.max_size:
+            self.fail(
+                state,
+                f"too large: the arguments exceed max_arguments_size ({self.max_size} "
+                f"characters); {size} received",
+            )
+            return
+        call._parts.append(text)
+        parser = state.parser
+        if parser is not None:
+            if state.content and state.fence is None:  # the hot path
+                try:
+                    call.arguments = parser.feed(text)
+                except JSONDecodeError as e:
+                    call.arguments = parser.value
+                    self._invalid(state, e.msg, e.pos)
+            else:
+                self._feed_first(state, parser, text, start)
+        self.events.append(ToolCallDelta(call.index, call.id, call.name, text, call.arguments))
+
+    def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> None:
+        """Feed a fragment while a fence may open or has opened, or before any content."""
+        call = state.call
+        fence = state.fence
+        try:
+            if fence is None and start == 0 and text.lstrip(" \t\r\n")[:1] in ("`", ""):
+                fence = state.fence = FenceStripper(parser.feed, lambda: parser.done)
+            if fence is None:
+                call.arguments = parser.feed(text)
+                if text.strip(" \t\r\n"):
+                    state.content = True
+            else:
+                fence.feed(text, start)
+                call.arguments = parser.value
+                state.content = fence.content
+                if fence.tail_error is not None:
+                    self._invalid(state, "Extra data", fence.tail_error)
+        except JSONDecodeError as e:
+            offset = fence.dropped if fence is not None else 0
+            call.arguments = parser.value
+            self._invalid(state, e.msg, e.pos + offset)
+
+    def replace(self, state: CallState, text: str) -> None:
+        """The API sent the whole arguments (a `.done` event): take them if they differ."""
+        call = state.call
+        if call.finished:
+            return
+        raw = call.raw
+        if text == raw:
+            return
+        if text.startswith(raw):
+            self.append(state, text[len(raw) :])
+            return
+        # the deltas disagree with the final text: the API's final word wins
+        call._raw = ""
+        call._parts.clear()
+        call.arguments = MISSING
+        call.error = None
+        state.size = 0
+        state.content = False
+        state.fence = None
+        state.parser = self._parser_factory()
+        self.append(state, text)
+
+    def _invalid(self, state: CallState, msg: str, pos: int) -> None:
+        call = state.call
+        if call.error is None:
+            call.error = f"invalid JSON: {_where(msg, call.raw, pos)}"
+            state.parser = None
+
+    # -- ending ---------------------------------------------------------------------------
+
+    def close(self, state: CallState, reason: str | None = None) -> None:
+        """End a call normally; `reason` is the stream's finish/stop reason if known."""
+        call = state.call
+        if call.finished:
+            return
+        if call.error is not None:
+            self._end(state)
+            return
+        parser = state.parser
+        assert parser is not None
+        fence = state.fence
+        if not state.content and reason not in TRUNCATION_REASONS:
+            call.arguments = {}
+            call.complete = True
+        elif fence is not None and not fence.closed_cleanly:
+            call.error = "invalid JSON: the closing code fence is incomplete"
+        else:
+            try:
+                call.arguments = parser.close()
+                call.complete = True
+            except JSONDecodeError as e:
+                call.arguments = parser.value  # close() adds nothing to a cut document
+                offset = fence.dropped if fence is not None else 0
+                where = _where(e.msg, call.raw, e.pos + offset)
+                if reason in TRUNCATION_REASONS:
+                    call.error = f"truncated by the token limit ({reason!r}): {where}"
+                else:
+                    call.error = f"incomplete JSON: the call ended early: {where}"
+        self._end(state)
+
+    def fail(self, state: CallState, error: str, *, release: bool = True) -> None:
+        """End a call with `error`; `release` drops its text and preview too."""
+        call = state.call
+        if call.finished:
+            return
+        call.error = error
+        if release:
+            call.arguments = MISSING
+            call._parts.clear()
+            call._raw = ""
+        self._end(state)
+
+    def _end(self, state: CallState) -> None:
+        call = state.call
+        call.finished = True
+        state.parser = None
+        state.fence = None
+        self.states.pop(call.index, None)
+        if not state.announced:
+            self.announce(state)
+        self.events.append(ToolCallDone(call))
+
+    # -- all open calls -------------------------------------------------------------------
+
+    def open_states(self) -> list[CallState]:
+        """The calls not ended yet, in index order."""
+        return list(self.states.values())
+
+    def expire(self, now: float, idle_timeout: float | None) -> None:
+        """End every call still waiting for arguments that got none for `idle_timeout` s."""
+        if idle_timeout is None:
+            return
+        for state in self.states.values():
+            if now - state.last_active > idle_timeout:
+                break
+        else:
+            return
+        late = [s for s in self.states.values() if now - s.last_active > idle_timeout]
+        for state in late:
+            if state.pending_close or (state.parser is not None and state.parser.done):
+                continue  # not waiting for arguments: only for the stream to close it
+            idle = now - state.last_active
+            self.fail(
+                state,
+                f"timed out: no arguments for {idle:.1f} s (idle_timeout {idle_timeout} s)",
+            )
+
+
+def _where(msg: str, raw: str, pos: int) -> str:
+    """`msg: line L column C (char P)` for a position in the raw text, as json says it."""
+    lineno = raw.count("\n", 0, pos) + 1
+    colno = pos - raw.rfind("\n", 0, pos)
+    return f"{msg}: line {lineno} column {colno} (char {pos})"

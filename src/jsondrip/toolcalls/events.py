@@ -1,0 +1,152 @@
+"""What the accumulator hands out: `ToolCall` and the events, frozen and slotted.
+
+Events are values: frozen dataclasses, safe to compare, hash and dispatch on with
+`type(event) is ToolCallDelta`. `ToolCall` is the one live object: the accumulator updates it
+while the call streams and never again once `ToolCallDone` has been emitted for it.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any, Union
+
+from .. import MISSING
+
+if sys.version_info >= (3, 10):
+    _event = dataclass(frozen=True, slots=True)
+else:  # pragma: no cover - Python 3.9 has no slotted dataclasses
+    _event = dataclass(frozen=True)
+
+__all__ = [
+    "Event",
+    "ReasoningDelta",
+    "StreamDone",
+    "TextDelta",
+    "ToolCall",
+    "ToolCallDelta",
+    "ToolCallDone",
+    "ToolCallStarted",
+]
+
+
+class ToolCall:
+    """One tool call: what it is, what has arrived, and whether it can be acted on.
+
+    - `index`: the call's position in `ToolCallAccumulator.tool_calls` (0, 1, 2... in the
+      order the calls start), unique over the accumulator's life, also when one stream holds
+      several responses. The provider's own index only routes fragments.
+    - `id`: the id the API wants back with the tool's result (`call_id` in the Responses API,
+      `toolu_...` in Anthropic Messages), or None if the stream never sent one.
+    - `name`: the tool's name, assembled once even if a provider repeats or splits it.
+    - `arguments`: the parsed value; while streaming, the live preview (updated in place by
+      later fragments); `MISSING` before any value began.
+    - `raw`: the exact argument text received, every character, fences included.
+    - `error`: None, or why the call is unusable; the text starts with one of `invalid JSON`,
+      `incomplete JSON`, `truncated by the token limit`, `aborted`, `too large`, `timed out`.
+    - `complete`: True only when the arguments are a complete valid document and the call was
+      closed normally. Act on a call only when this is True.
+    - `choice`: the choice (`n` > 1 in Chat Completions) the call belongs to; 0 elsewhere.
+    - `finished`: True once `ToolCallDone` was emitted for it.
+    """
+
+    __slots__ = (
+        "_parts",
+        "_raw",
+        "arguments",
+        "choice",
+        "complete",
+        "error",
+        "finished",
+        "id",
+        "index",
+        "name",
+    )
+
+    def __init__(self, index: int, id: str | None, name: str, choice: int = 0) -> None:
+        self.index: int = index
+        self.id: str | None = id
+        self.name: str = name
+        self.choice: int = choice
+        self.arguments: Any = MISSING
+        self.error: str | None = None
+        self.complete: bool = False
+        self.finished: bool = False
+        self._parts: list[str] = []
+        self._raw: str = ""
+
+    @property
+    def raw(self) -> str:
+        """The exact argument text received so far (joined once, then cached)."""
+        if self._parts:
+            self._raw = "".join([self._raw, *self._parts])
+            self._parts.clear()
+        return self._raw
+
+    def __repr__(self) -> str:
+        state = "complete" if self.complete else (self.error or "streaming")
+        return (
+            f"ToolCall(index={self.index}, id={self.id!r}, name={self.name!r}, "
+            f"arguments={self.arguments!r}, {state})"
+        )
+
+
+@_event
+class ToolCallStarted:
+    """A tool call began; `name` is whole (Anthropic, Responses) or as far as it arrived."""
+
+    index: int
+    id: str | None
+    name: str
+
+
+@_event
+class ToolCallDelta:
+    """A fragment of a call's arguments arrived.
+
+    `preview` is the live best-effort value of a stable-mode `jsondrip.Parser`: it never
+    retracts what it showed, and it is the same object from one delta to the next, updated in
+    place (deep-copy it to keep a snapshot). `MISSING` until a value has begun.
+    """
+
+    index: int
+    id: str | None
+    name: str
+    arguments_delta: str
+    preview: Any
+
+
+@_event
+class ToolCallDone:
+    """A call ended, exactly once per call: check `tool_call.complete` before acting on it."""
+
+    tool_call: ToolCall
+
+
+@_event
+class TextDelta:
+    """Assistant text, outside any `<think>` block; `choice` keeps `n` > 1 choices apart."""
+
+    text: str
+    choice: int = 0
+
+
+@_event
+class ReasoningDelta:
+    """Reasoning text: `reasoning_content`, Anthropic thinking, a Responses reasoning summary,
+    or text inside `<think>...</think>`."""
+
+    text: str
+    choice: int = 0
+
+
+@_event
+class StreamDone:
+    """A response ended; `finish_reason` is the provider's own word (`tool_calls`, `stop`,
+    `length`, `tool_use`, `end_turn`, `max_tokens`, `completed`, `max_output_tokens`...),
+    or None when the stream ended without saying why."""
+
+    finish_reason: str | None
+
+
+Event = Union[ToolCallStarted, ToolCallDelta, ToolCallDone, TextDelta, ReasoningDelta, StreamDone]

@@ -1,0 +1,162 @@
+"""Which API a stream comes from, and turning any event into a plain dict.
+
+`detect_format` names the format from one event; `as_event` turns JSON text, bytes, a mapping
+or an object of the `openai` / `anthropic` SDKs (duck-typed through `to_dict()` or
+`model_dump()`, never imported) into a dict. `FormatHandler` is the base of the per-format
+modules: it owns the text and reasoning routing and the `StreamDone` bookkeeping.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .calls import CallTable
+from .events import ReasoningDelta, StreamDone, TextDelta
+from .think import ThinkSplitter
+
+__all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
+
+FORMATS = ("openai-chat", "openai-responses", "anthropic")
+ALIASES = {
+    "openai": "openai-chat",
+    "chat": "openai-chat",
+    "deepseek": "openai-chat",
+    "openai-compatible": "openai-chat",
+    "responses": "openai-responses",
+}
+ANTHROPIC_TYPES = frozenset(
+    {
+        "message_start",
+        "message_delta",
+        "message_stop",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "ping",
+    }
+)
+
+DONE: dict[str, Any] = {"type": "[DONE]"}  # what `data: [DONE]` becomes
+
+
+def canonical_format(name: str) -> str:
+    """The canonical name of a format (`auto` stays `auto`); ValueError if unknown."""
+    name = ALIASES.get(name, name)
+    if name != "auto" and name not in FORMATS:
+        known = ", ".join(("auto", *FORMATS, *ALIASES))
+        raise ValueError(f"unknown format {name!r}; use one of {known}")
+    return name
+
+
+def detect_format(event: Mapping[str, Any]) -> str | None:
+    """The format one decoded event belongs to, or None if it does not tell."""
+    kind = event.get("type")
+    if isinstance(kind, str):
+        if kind in ANTHROPIC_TYPES:
+            return "anthropic"
+        if kind.startswith("response."):
+            return "openai-responses"
+        if kind == "chunk" and "chunk" in event:  # openai's ChatCompletionStream ChunkEvent
+            return "openai-chat"
+    if event.get("object") == "chat.completion.chunk" or "choices" in event:
+        return "openai-chat"
+    return None
+
+
+def as_event(event: Any) -> dict[str, Any]:
+    """A decoded event as a dict: JSON text or bytes, a mapping, or an SDK model object."""
+    if isinstance(event, dict):
+        return event
+    if isinstance(event, (str, bytes, bytearray)):
+        text = event.strip() if isinstance(event, str) else bytes(event).strip()
+        if text in ("[DONE]", b"[DONE]"):
+            return DONE
+        value = json.loads(text)
+        if not isinstance(value, dict):
+            raise TypeError(f"an event must be a JSON object, not {type(value).__name__}")
+        return value
+    if isinstance(event, Mapping):
+        return dict(event)
+    to_dict = getattr(event, "to_dict", None)
+    if callable(to_dict):
+        try:
+            value = to_dict(warnings=False)  # the SDKs' pydantic models warn on unknown blocks
+        except TypeError:
+            value = to_dict()
+    else:
+        dump = getattr(event, "model_dump", None)
+        if not callable(dump):
+            raise TypeError(
+                f"cannot read an event of type {type(event).__name__}: pass a dict, JSON "
+                "text, or an openai/anthropic SDK object"
+            )
+        value = dump(by_alias=True, exclude_unset=True)
+    if not isinstance(value, dict):
+        raise TypeError(f"{type(event).__name__}.to_dict() did not return a dict")
+    return value
+
+
+class FormatHandler:
+    """The part every format shares: text, reasoning and the end of a response."""
+
+    name = ""
+
+    def __init__(self, table: CallTable) -> None:
+        self.table = table
+        self.events = table.events
+        self._splitters: dict[int, ThinkSplitter] = {}
+        self.done_sent = True  # no response is running yet
+
+    def handle(self, event: dict[str, Any]) -> None:
+        """Act on one decoded event of this format."""
+        raise NotImplementedError
+
+    def begin_response(self) -> None:
+        """A response began (or its first event arrived)."""
+        self.done_sent = False
+
+    def text(self, text: str, choice: int = 0) -> None:
+        """Assistant text: `<think>` blocks in it become reasoning."""
+        if not text:
+            return
+        splitter = self._splitters.get(choice)
+        if splitter is None:
+            splitter = self._splitters[choice] = ThinkSplitter()
+        for is_reasoning, piece in splitter.feed(text):
+            self.events.append(
+                ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
+            )
+
+    def reasoning(self, text: str, choice: int = 0) -> None:
+        """Reasoning text from a dedicated field."""
+        if text:
+            self.events.append(ReasoningDelta(text, choice))
+
+    def flush_text(self) -> None:
+        """Pass on text held back as a possible `<think>` tag."""
+        for choice, splitter in self._splitters.items():
+            for is_reasoning, piece in splitter.flush():
+                self.events.append(
+                    ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
+                )
+
+    def end_response(self, reason: str | None) -> None:
+        """The response ended: close its open calls, flush text, emit `StreamDone` once."""
+        for state in self.table.open_states():
+            self.table.close(state, reason)
+        self.flush_text()
+        if not self.done_sent:
+            self.done_sent = True
+            self.events.append(StreamDone(reason))
+
+    def finish(self) -> None:
+        """The stream ended: end the running response with what is known of its reason."""
+        self.end_response(None)
+
+    def abort(self, why: str) -> None:
+        """The stream was cut: every open call ends with `why`, keeping its text and preview."""
+        for state in self.table.open_states():
+            self.table.fail(state, why, release=False)
+        self.flush_text()

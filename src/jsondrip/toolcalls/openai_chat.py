@@ -1,0 +1,160 @@
+"""OpenAI Chat Completions chunks, and the OpenAI-compatible providers that imitate them.
+
+Which call a `delta.tool_calls` fragment belongs to, per choice: its `index`; without one, its
+`id`; without either, the most recent call (a fragment that names a tool after the last call's
+arguments are complete starts a new one). At the same index, a fragment with another id is
+the same call (some providers send a new id on every fragment) unless the call's arguments are
+already complete and the fragment names a tool: then it is the next call (providers that send
+every call at index 0). The first id is kept. A name is assembled once: a fragment equal to the
+name so far is a repeat, one that extends it replaces it, anything else is appended.
+
+`finish_reason` on a choice closes that choice's calls; `data: [DONE]` ends the response.
+`reasoning_content` (DeepSeek) and `reasoning` (vLLM, OpenRouter) become `ReasoningDelta`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .calls import CallState
+from .formats import DONE, FormatHandler
+
+__all__ = ["OpenAIChatHandler"]
+
+
+class _Choice:
+    __slots__ = ("by_id", "by_index", "last", "reason")
+
+    def __init__(self) -> None:
+        self.by_index: dict[Any, CallState] = {}
+        self.by_id: dict[str, CallState] = {}
+        self.last: CallState | None = None
+        self.reason: str | None = None
+
+
+class OpenAIChatHandler(FormatHandler):
+    """Routes Chat Completions chunks (`choices[].delta`) to the call table."""
+
+    name = "openai-chat"
+
+    def __init__(self, table: Any) -> None:
+        super().__init__(table)
+        self._choices: dict[int, _Choice] = {}
+        self._reason: str | None = None
+
+    def handle(self, event: dict[str, Any]) -> None:
+        """Act on one chunk (or `[DONE]`, or the SDK stream helper's `chunk` event)."""
+        if event is DONE:
+            self.end_response(self._reason)
+            return
+        if event.get("type") == "chunk" and isinstance(event.get("chunk"), dict):
+            event = event["chunk"]
+        choices = event.get("choices")
+        if choices is None:
+            error = event.get("error")
+            if isinstance(error, dict):
+                self.abort(f"aborted: the API sent an error: {error.get('message', error)}")
+                self.end_response("error")
+            return  # a stream helper's derived event (content.delta...): already counted
+        if self.done_sent:
+            self.begin_response()
+        for choice in choices:
+            index = choice.get("index") or 0
+            delta = choice.get("delta") or {}
+            reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+            if isinstance(reasoning, str):
+                self.reasoning(reasoning, index)
+            content = delta.get("content")
+            if content:
+                self.text(content, index)
+            tool_calls = delta.get("tool_calls")
+            if tool_calls:
+                for fragment in tool_calls:
+                    self._fragment(index, fragment)
+            function_call = delta.get("function_call")  # the deprecated single-function form
+            if function_call:
+                self._fragment(index, {"index": 0, "function": function_call})
+            reason = choice.get("finish_reason")
+            if reason:
+                self._finish_choice(index, reason)
+
+    def _fragment(self, choice: int, fragment: dict[str, Any]) -> None:
+        cs = self._choices.get(choice)
+        if cs is None:
+            cs = self._choices[choice] = _Choice()
+        position = fragment.get("index")
+        call_id = fragment.get("id") or None
+        function = fragment.get("function") or {}
+        name = function.get("name") or ""
+        arguments = function.get("arguments")
+        table = self.table
+        if position is not None:
+            state = cs.by_index.get(position)
+            if (
+                state is not None
+                and name
+                and call_id
+                and state.call.id
+                and call_id != state.call.id
+                and _complete(state)
+            ):
+                table.close(state, None)
+                state = None
+        elif call_id:
+            state = cs.by_id.get(call_id)
+        else:
+            state = cs.last
+            if state is not None and name and _complete(state):
+                table.close(state, None)
+                state = None
+        if state is None:
+            state = table.start(call_id, name, choice=choice)
+            if position is not None:
+                cs.by_index[position] = state
+            if call_id:
+                cs.by_id[call_id] = state
+            cs.last = state
+        else:
+            call = state.call
+            if call.finished:
+                return  # ended already (finish_reason, too large, timed out): drop
+            if call_id and not call.id:
+                call.id = call_id
+                cs.by_id[call_id] = state
+            if name:
+                current = call.name
+                if not current or name.startswith(current):
+                    call.name = name
+                elif name != current:
+                    call.name = current + name
+        if arguments is not None and state.call.name:
+            table.announce(state)
+        if arguments:
+            table.append(state, arguments)
+
+    def _finish_choice(self, choice: int, reason: str) -> None:
+        if self._reason is None or choice == 0:
+            self._reason = reason
+        cs = self._choices.get(choice)
+        if cs is None:
+            return
+        cs.reason = reason
+        for state in list(cs.by_index.values()) + list(cs.by_id.values()):
+            self.table.close(state, reason)
+        if cs.last is not None:
+            self.table.close(cs.last, reason)
+
+    def finish(self) -> None:
+        """The stream ended without `[DONE]`: end the response with the reason seen, if any."""
+        self.end_response(self._reason)
+
+    def end_response(self, reason: str | None) -> None:
+        """`[DONE]` or the end of the stream: close what is open, forget the indexes."""
+        super().end_response(reason)
+        self._choices.clear()
+        self._reason = None
+
+
+def _complete(state: CallState) -> bool:
+    parser = state.parser
+    return parser is not None and parser.done

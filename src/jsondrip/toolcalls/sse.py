@@ -1,0 +1,154 @@
+"""An incremental `text/event-stream` decoder, after the WHATWG HTML spec (9.2.6).
+
+Bytes or str in any chunking, events out; no I/O. What the spec asks and this does:
+
+- UTF-8 decoding across chunk boundaries (invalid bytes become U+FFFD), one leading BOM dropped;
+- lines end with CRLF, LF or CR, and a CRLF cut between two chunks counts once;
+- `data:` lines of one event are joined with `\\n`; `event:` sets the type (default
+  `message`); `id:` sets the last event id (ignored if it holds NUL); `retry:` takes digits only;
+- a line starting with `:` is a comment (keep-alives), other field names are ignored;
+- a blank line dispatches the event; an event without data is not dispatched; an event not
+  ended by a blank line when the stream closes is discarded.
+
+A bound on buffered incomplete input (`max_event_size` characters, as h11 bounds an incomplete
+event) raises `ValueError` instead of growing without limit.
+"""
+
+from __future__ import annotations
+
+import codecs
+import sys
+from dataclasses import dataclass
+
+if sys.version_info >= (3, 10):
+    _event = dataclass(frozen=True, slots=True)
+else:  # pragma: no cover
+    _event = dataclass(frozen=True)
+
+__all__ = ["SSEDecoder", "ServerSentEvent"]
+
+
+@_event
+class ServerSentEvent:
+    """One dispatched event: its type, its data (lines joined with `\\n`) and the last id."""
+
+    event: str
+    data: str
+    id: str | None = None
+
+
+class SSEDecoder:
+    """Feed `text/event-stream` bytes or str in any chunking; get `ServerSentEvent`s back."""
+
+    def __init__(self, max_event_size: int | None = None) -> None:
+        self.max_event_size = max_event_size
+        self.last_event_id: str | None = None
+        self.retry: int | None = None
+        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        self._clean = True  # the UTF-8 decoder holds no bytes
+        self._started = False  # the BOM check is done
+        self._skip_lf = False  # the last chunk ended with CR: a leading LF is its other half
+        self._line = ""  # an incomplete line
+        self._data: list[str] = []
+        self._size = 0  # characters held in _data
+        self._type = ""
+
+    def feed(self, chunk: bytes | bytearray | memoryview | str) -> list[ServerSentEvent]:
+        """Read a chunk; return the events it completes (often none, sometimes several)."""
+        return [ServerSentEvent(*fields) for fields in self.feed_fields(chunk)]
+
+    def feed_fields(
+        self, chunk: bytes | bytearray | memoryview | str
+    ) -> list[tuple[str, str, str | None]]:
+        """`feed`, with each event as an `(event, data, id)` tuple: no object per event."""
+        if type(chunk) is str:
+            text = chunk
+        elif self._clean and chunk and chunk[-1] < 0x80:
+            # no bytes held from before and none cut at the end: decode in one go
+            text = (chunk if type(chunk) is bytes else bytes(chunk)).decode("utf-8", "replace")
+        else:
+            text = self._utf8.decode(bytes(chunk))
+            self._clean = not self._utf8.getstate()[0]
+        if not text:
+            return []
+        if not self._started:
+            self._started = True
+            if text[0] == "\ufeff":
+                text = text[1:]
+        if self._skip_lf:
+            self._skip_lf = False
+            if text[:1] == "\n":
+                text = text[1:]
+        if "\r" in text:
+            self._skip_lf = text[-1] == "\r"
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if "\n" not in text:
+            self._line += text
+            self._check_size()
+            return []
+        lines = text.split("\n")
+        if self._line:
+            lines[0] = self._line + lines[0]
+        self._line = lines.pop()
+        events: list[tuple[str, str, str | None]] = []
+        data = self._data
+        for line in lines:
+            if not line:
+                if data:
+                    events.append((self._type or "message", "\n".join(data), self.last_event_id))
+                    data = self._data = []
+                    self._size = 0
+                self._type = ""
+            elif line[:6] == "data: ":
+                data.append(line[6:])
+                self._size += len(line) - 5
+            elif line[:7] == "event: ":
+                self._type = line[7:]
+            elif line[0] != ":":
+                self._field(line)
+        limit = self.max_event_size
+        if limit is not None and self._size + len(self._line) > limit:
+            self._check_size()
+        return events
+
+    def close(self) -> list[ServerSentEvent]:
+        """The stream ended: an event not ended by a blank line is discarded, as the spec says.
+
+        Returns the events still to dispatch (always none: kept for symmetry with `feed`).
+        """
+        self._utf8.decode(b"", final=True)
+        self._line = ""
+        self._data = []
+        self._size = 0
+        self._type = ""
+        return []
+
+    def _field(self, line: str) -> None:
+        colon = line.find(":")
+        if colon < 0:
+            name, value = line, ""
+        else:
+            name, value = line[:colon], line[colon + 1 :]
+            if value[:1] == " ":
+                value = value[1:]
+        if name == "data":
+            self._data.append(value)
+            self._size += len(value) + 1
+        elif name == "event":
+            self._type = value
+        elif name == "id":
+            if "\0" not in value:
+                self.last_event_id = value
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self.retry = int(value)
+
+    def _check_size(self) -> None:
+        limit = self.max_event_size
+        if limit is not None and self._size + len(self._line) > limit:
+            size = self._size + len(self._line)
+            self._line = ""
+            self._data = []
+            self._size = 0
+            raise ValueError(
+                f"server-sent event exceeds max_event_size ({size} > {limit} characters)"
+            )

@@ -1,0 +1,146 @@
+"""`jsondrip parse`: the value printed, exit statuses 0/1/2, the caret message, no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _cli_support import run
+
+from jsondrip import JSONDecodeError, parse_partial
+from jsondrip.cli.parse_cmd import caret_excerpt, format_error
+
+
+def test_prints_the_best_effort_value_indented() -> None:
+    result = run("parse", stdin=b'{"city": "Par", "days": [1, 2')
+    assert (result.status, result.stderr) == (0, "")
+    assert result.stdout == '{\n  "city": "Par",\n  "days": [\n    1\n  ]\n}\n'
+
+
+def test_reads_standard_input_by_default_and_with_dash() -> None:
+    for args in (["parse"], ["parse", "-"]):
+        result = run(*args, "--compact", stdin='["日本語", 1.5, null, tr'.encode())
+        assert (result.status, result.stdout, result.stderr) == (0, '["日本語", 1.5, null]\n', "")
+
+
+def test_reads_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "cut.json"
+    path.write_bytes(b'\xef\xbb\xbf{"a": "\\u00e9\\ud83d')  # BOM; a surrogate pair cut in two
+    result = run("parse", "--compact", str(path))
+    assert (result.status, result.stdout, result.stderr) == (0, '{"a": "é"}\n', "")
+
+
+def test_mode_jiter_shows_numbers_as_their_digits_arrive() -> None:
+    assert run("parse", "--compact", stdin=b"[1, 2").stdout == "[1]\n"
+    assert run("parse", "--compact", "--mode", "jiter", stdin=b"[1, 2").stdout == "[1, 2]\n"
+    assert run("parse", "--compact", "--mode", "jiter", stdin=b"[1, 2.").stdout == "[1]\n"
+
+
+def test_final_accepts_a_complete_document_with_its_exact_value() -> None:
+    result = run("parse", "--final", "--compact", stdin=b'{"n": 12345678901234567890, "f": 1.0}')
+    assert (result.status, result.stdout) == (0, '{"n": 12345678901234567890, "f": 1.0}\n')
+    # a top-level number is complete at the end of the input only with --final
+    assert run("parse", "--final", stdin=b"12").stdout == "12\n"
+
+
+def test_final_rejects_an_incomplete_document() -> None:
+    result = run("parse", "--final", stdin=b'{\n  "path": "src/main.py",\n  "body": "def f(')
+    assert (result.status, result.stdout) == (1, "")
+    assert result.stderr == (
+        "jsondrip: <stdin>: incomplete JSON: Unterminated string starting at line 3, "
+        "column 11 (character 37)\n"
+        '    3 |   "body": "def f(\n'
+        "      |           ^\n"
+    )
+
+
+def test_invalid_json_exits_1_with_a_caret_under_the_offending_character() -> None:
+    result = run("parse", stdin=b'{\n  "a": 1,\n  "b": 2 "c": 3\n}')
+    assert (result.status, result.stdout) == (1, "")
+    assert result.stderr == (
+        "jsondrip: <stdin>: invalid JSON: Expecting ',' delimiter at line 3, column 10 "
+        "(character 21)\n"
+        '    3 |   "b": 2 "c": 3\n'
+        "      |          ^\n"
+    )
+
+
+def test_the_caret_counts_wide_characters_as_two_columns(tmp_path: Path) -> None:
+    path = tmp_path / "wide.json"
+    path.write_text('["中文", x]', encoding="utf-8")
+    result = run("parse", str(path))
+    assert result.status == 1
+    assert result.stderr == (
+        f"jsondrip: {path}: invalid JSON: Expecting value at line 1, column 8 (character 7)\n"
+        '    1 | ["中文", x]\n'
+        "      | " + " " * 9 + "^\n"
+    )
+
+
+def test_a_long_line_is_cut_around_the_caret() -> None:
+    text = '{"k": "' + "a" * 200 + '", "z": tru x}'
+    with pytest.raises(JSONDecodeError) as caught:
+        parse_partial(text)
+    error = caught.value
+    assert error.pos == 7 + 200 + 8
+    assert caret_excerpt(text, error.pos, error.lineno) == (
+        "    1 | …" + "a" * 15 + '", "z": tru x}\n      | ' + " " * 24 + "^\n"
+    )
+
+
+def test_control_characters_are_shown_as_control_pictures() -> None:
+    text = '["tab\there", "bell\x07"]'
+    with pytest.raises(JSONDecodeError) as caught:
+        parse_partial(text)
+    assert caught.value.msg == "Invalid control character at"
+    assert format_error(text, caught.value, "x.json", incomplete=False) == (
+        "jsondrip: x.json: invalid JSON: Invalid control character at line 1, column 6 "
+        "(character 5)\n"
+        '    1 | ["tab\u2409here", "bell\u2407"]\n'
+        "      |      ^\n"
+    )
+
+
+def test_no_value_yet_exits_1_with_a_message() -> None:
+    for data in (b"", b"  \n", b"123"):
+        result = run("parse", stdin=data)
+        assert (result.status, result.stdout) == (1, "")
+        assert result.stderr == (
+            "jsondrip: <stdin>: no value yet: the input ends before a value has begun or is "
+            "complete\n"
+        )
+
+
+def test_usage_errors_exit_2() -> None:
+    missing = run("parse", "/nonexistent/file.json")
+    assert (missing.status, missing.stdout) == (2, "")
+    assert missing.stderr == (
+        "jsondrip: cannot read /nonexistent/file.json: No such file or directory\n"
+    )
+    bad_option = run("parse", "--mode", "fast", stdin=b"{}")
+    assert bad_option.status == 2
+    assert "invalid choice: 'fast'" in bad_option.stderr
+    assert run("parse", "a.json", "b.json").status == 2
+
+
+def test_no_traceback_unless_debug() -> None:
+    quiet = run("parse", stdin=b"[1, x]")
+    assert quiet.status == 1
+    assert "Traceback" not in quiet.stderr
+    assert quiet.stderr.startswith("jsondrip: <stdin>: invalid JSON: Expecting value")
+    for args in (["--debug", "parse"], ["parse", "--debug"]):
+        loud = run(*args, stdin=b"[1, x]")
+        assert loud.status == 1
+        assert loud.stderr.startswith("Traceback (most recent call last):\n")
+        assert "jsondrip._errors.JSONDecodeError: Expecting value" in loud.stderr
+        assert loud.stderr.endswith("    1 | [1, x]\n      |     ^\n")
+
+
+def test_works_without_rich() -> None:
+    result = run("parse", "--compact", stdin=b'{"a": [true, "b', without_rich=True)
+    assert (result.status, result.stdout, result.stderr) == (0, '{"a": [true, "b"]}\n', "")
+
+
+def test_a_lone_surrogate_is_written_as_an_escape() -> None:
+    result = run("parse", "--compact", stdin=b'["\\ud800", "\\ud83d\\ude00"]')
+    assert (result.status, result.stdout) == (0, '["\\ud800", "😀"]\n')

@@ -1,0 +1,378 @@
+"""`jsondrip` (the demo) and `jsondrip preview` with NDJSON output: exact lines, formats,
+standard input, pacing, and the bundled stream itself."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _cli_support import DEMO_IDS, run
+from conftest import corpus_dir
+
+import jsondrip
+from jsondrip.cli.replay import paced, sse_fragments
+from jsondrip.cli.source import demo_bytes
+
+DEMO_CODE = r'''ESCAPES = {
+    '"': '"', "\\": "\\", "/": "/",
+    "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t",
+}
+
+
+def unescape(s: str) -> str:
+    """Decode the escapes of a JSON string body: r'say \"hi\"' -> 'say "hi"'."""
+    out, i = [], 0
+    while i < len(s):
+        if s[i] != "\\":
+            out.append(s[i])
+            i += 1
+        elif s[i + 1] == "u":
+            out.append(chr(int(s[i + 2 : i + 6], 16)))
+            i += 6
+        else:
+            out.append(ESCAPES[s[i + 1]])
+            i += 2
+    return "".join(out)
+'''
+DEMO_CALLS = [
+    ("write_file", {"path": "src/jsonish/escape.py", "content": DEMO_CODE, "overwrite": True}),
+    ("read_file", {"path": "tests/test_escape.py", "lines": [1, 60]}),
+    (
+        "search_docs",
+        {
+            "query": "JSON 字符串的转义规则：\\uXXXX 与代理对",  # noqa: RUF001
+            "top_k": 3,
+            "filters": {"lang": ["zh", "ja"], "updated_after": "2025-01-01"},
+        },
+    ),
+]
+DEMO_TEXT = (
+    '找到问题了：`unescape()`在处理反斜杠时会把下一个字符读两遍，所以`"C:\\\\temp\\\\"`'  # noqa: RUF001
+    "末尾的引号被吞掉了。我会重写这个函数（逐字符扫描+转义表），同时读取现有测试、"  # noqa: RUF001
+    "查阅文档里的转义规则。"
+)
+DEMO_REASONING = (
+    'The user says unescape() breaks on a backslash right before a closing quote, e.g. "C:\\\\'
+    'temp\\\\" comes back with the quote eaten. The loop looks at s[i+1] without consuming it, '
+    "so an escaped backslash is read twice. Fix: walk the string once and map each escape "
+    "through a table. I'll write the fixed file and, in parallel, read the existing tests and "
+    "look up the escape rules in the team's docs (they are in Chinese) to confirm \\u handling."
+)
+
+
+def line(**fields: object) -> str:
+    return json.dumps(fields, ensure_ascii=False)
+
+
+def check_deltas(events: list[dict]) -> dict[int, str]:
+    """Every delta's preview is what a stable-mode parser shows for the arguments so far;
+    returns each call's whole argument text."""
+    raw: dict[int, str] = {}
+    for event in events:
+        if event["event"] == "tool_call_delta":
+            raw[event["index"]] = raw.get(event["index"], "") + event["arguments_delta"]
+            expected = jsondrip.parse_partial(raw[event["index"]])
+            if expected is jsondrip.MISSING:
+                assert "preview" not in event
+            else:
+                assert event["preview"] == expected
+    return raw
+
+
+def test_demo_prints_ndjson_when_the_output_is_not_a_terminal() -> None:
+    result = run()  # no arguments: the demo; a pipe: NDJSON, as fast as possible
+    assert (result.status, result.stderr) == (0, "")
+    lines = result.stdout.splitlines()
+    events = [json.loads(text) for text in lines]
+    kinds = [event["event"] for event in events]
+    # one event per delta of the stream (the empty first input_json_delta shows nothing)
+    stream = demo_bytes().decode()
+    assert kinds.count("reasoning_delta") == stream.count('"thinking_delta"') == 16
+    assert kinds.count("text_delta") == stream.count('"text_delta"') == 12
+    assert kinds.count("tool_call_delta") == stream.count('"input_json_delta"') - 3 == 88
+    assert len(lines) == 16 + 12 + 88 + 3 + 3 + 1
+    assert "".join(e["text"] for e in events if e["event"] == "reasoning_delta") == DEMO_REASONING
+    assert "".join(e["text"] for e in events if e["event"] == "text_delta") == DEMO_TEXT
+    assert {e.get("choice") for e in events if e["event"].endswith("text_delta")} == {0}
+    raw = check_deltas(events)
+
+    # the final calls, exactly, line for line
+    expected = []
+    for index, (name, arguments) in enumerate(DEMO_CALLS):
+        ids = {"index": index, "id": DEMO_IDS[name], "name": name}
+        expected.append(line(event="tool_call_started", **ids))
+        text = json.dumps(arguments, ensure_ascii=False)
+        assert raw[index] == text
+        expected.append(
+            line(
+                event="tool_call_done",
+                **ids,
+                choice=0,
+                arguments=arguments,
+                raw=text,
+                error=None,
+                complete=True,
+            )
+        )
+    expected.append(line(event="stream_done", finish_reason="tool_use"))
+    assert [text for text in lines if not text.startswith('{"event": "tool_call_delta"')][
+        -1
+    ] == expected[-1]
+    assert [
+        text
+        for text in lines
+        if re.match(r'\{"event": "(tool_call_started|tool_call_done|stream_done)"', text)
+    ] == expected
+    # the first delta of each call comes right after its start
+    for index in range(3):
+        start = lines.index(expected[2 * index])
+        assert json.loads(lines[start + 1])["event"] == "tool_call_delta"
+
+
+def test_json_flag_and_explicit_demo_give_the_same_lines() -> None:
+    plain = run("--speed", "0").stdout
+    assert run("demo", "--json", "--speed", "0").stdout == plain
+    assert run("--debug", "demo", "--json").stdout == plain
+    # the bundled stream piped in: the same events
+    assert run("preview", "-", stdin=demo_bytes()).stdout == plain
+
+
+def test_demo_without_rich_still_prints_ndjson() -> None:
+    result = run("--json", without_rich=True)
+    assert (result.status, result.stderr) == (0, "")
+    assert result.stdout.endswith('{"event": "stream_done", "finish_reason": "tool_use"}\n')
+
+
+OPENAI_PARALLEL = [
+    ("tool_call_started", 0, None, None),
+    ("tool_call_delta", 0, '{"ci', {}),
+    ("tool_call_delta", 0, 'ty": ', {}),
+    ("tool_call_delta", 0, '"Edinb', {"city": "Edinb"}),
+    ("tool_call_delta", 0, "urgh", {"city": "Edinburgh"}),
+    ("tool_call_delta", 0, '", "c', {"city": "Edinburgh"}),
+    ("tool_call_delta", 0, "ountry", {"city": "Edinburgh"}),
+    ("tool_call_delta", 0, '": "', {"city": "Edinburgh", "country": ""}),
+    ("tool_call_delta", 0, 'GB", ', {"city": "Edinburgh", "country": "GB"}),
+    ("tool_call_delta", 0, '"units', {"city": "Edinburgh", "country": "GB"}),
+    ("tool_call_delta", 0, '": "', {"city": "Edinburgh", "country": "GB", "units": ""}),
+    ("tool_call_delta", 0, 'c"}', {"city": "Edinburgh", "country": "GB", "units": "c"}),
+    ("tool_call_started", 1, None, None),
+    ("tool_call_delta", 1, '{"ti', {}),
+    ("tool_call_delta", 1, 'cker"', {}),
+    ("tool_call_delta", 1, ': "AAP', {"ticker": "AAP"}),
+    ("tool_call_delta", 1, 'L", ', {"ticker": "AAPL"}),
+    ("tool_call_delta", 1, '"exch', {"ticker": "AAPL"}),
+    ("tool_call_delta", 1, 'ange":', {"ticker": "AAPL"}),
+    ("tool_call_delta", 1, ' "NA', {"ticker": "AAPL", "exchange": "NA"}),
+    ("tool_call_delta", 1, 'SDAQ"', {"ticker": "AAPL", "exchange": "NASDAQ"}),
+    ("tool_call_delta", 1, "}", {"ticker": "AAPL", "exchange": "NASDAQ"}),
+]
+
+
+def test_openai_chat_parallel_tool_calls_line_for_line() -> None:
+    path = corpus_dir("streams") / "openai-chat_parallel-tool-calls_gpt-4o.sse"
+    calls = [
+        {"index": 0, "id": "call_JMW1whyEaYG438VE1OIflxA2", "name": "GetWeatherArgs"},
+        {"index": 1, "id": "call_DNYTawLBoN8fj3KN6qU9N1Ou", "name": "get_stock_price"},
+    ]
+    expected = []
+    for kind, index, delta, preview in OPENAI_PARALLEL:
+        if kind == "tool_call_started":
+            expected.append(line(event=kind, **calls[index]))
+        else:
+            expected.append(
+                line(event=kind, **calls[index], arguments_delta=delta, preview=preview)
+            )
+    for call, arguments in zip(
+        calls,
+        [
+            {"city": "Edinburgh", "country": "GB", "units": "c"},
+            {"ticker": "AAPL", "exchange": "NASDAQ"},
+        ],
+    ):
+        raw = json.dumps(arguments)
+        expected.append(
+            line(
+                event="tool_call_done",
+                **call,
+                choice=0,
+                arguments=arguments,
+                raw=raw,
+                error=None,
+                complete=True,
+            )
+        )
+    expected.append(line(event="stream_done", finish_reason="tool_calls"))
+    for args in (["preview", str(path)], ["preview", "--json", "--speed", "0", str(path)]):
+        result = run(*args)
+        assert (result.status, result.stderr) == (0, "")
+        assert result.stdout.splitlines() == expected
+    piped = run("preview", "-", stdin=path.read_bytes())
+    assert piped.stdout.splitlines() == expected
+
+
+def test_anthropic_stream_cut_by_the_token_limit_is_not_complete() -> None:
+    path = corpus_dir("streams") / "anthropic_tool-use_max-tokens-truncated.sse"
+    result = run("preview", str(path))
+    assert result.status == 0
+    lines = result.stdout.splitlines()
+    raw = (
+        '{"filename": "taxes.txt", "lines_of_text": [\n"# COMPREHENSIVE TAX GUIDE FOR '
+        'INDIVIDUALS WITH MULTIPLE W-2s",\n"",\n"## INTRODUCTION",\n"",\n"Filing taxes'
+    )
+    assert lines[-2:] == [
+        line(
+            event="tool_call_done",
+            index=0,
+            id="toolu_01EKqbqmZrGRXy18eN7m9kvY",
+            name="make_file",
+            choice=0,
+            arguments={
+                "filename": "taxes.txt",
+                "lines_of_text": [
+                    "# COMPREHENSIVE TAX GUIDE FOR INDIVIDUALS WITH MULTIPLE W-2s",
+                    "",
+                    "## INTRODUCTION",
+                    "",
+                    "Filing taxes",
+                ],
+            },
+            raw=raw,
+            error="truncated by the token limit ('max_tokens'): Unterminated string starting "
+            "at: line 6 column 1 (char 136)",
+            complete=False,
+        ),
+        line(event="stream_done", finish_reason="max_tokens"),
+    ]
+
+
+def test_json_lines_recording_is_detected() -> None:
+    path = corpus_dir("streams") / "deepseek-chat_reasoning-content_tool-calls.chunks.jsonl"
+    result = run("preview", str(path))
+    assert (result.status, result.stderr) == (0, "")
+    events = [json.loads(text) for text in result.stdout.splitlines()]
+    reasoning = "".join(e["text"] for e in events if e["event"] == "reasoning_delta")
+    assert reasoning == (
+        "The user is asking for the weather in San Francisco. I need to use the weather tool to "
+        "get this information. Let me invoke the weather tool with the location parameter set "
+        'to "San Francisco".'
+    )
+    check_deltas(events)
+    assert result.stdout.splitlines()[-2:] == [
+        line(
+            event="tool_call_done",
+            index=0,
+            id="call_00_ioIn7yN9p1ZOMNpDLwd4MgAF",
+            name="weather",
+            choice=0,
+            arguments={"location": "San Francisco"},
+            raw='{"location": "San Francisco"}',
+            error=None,
+            complete=True,
+        ),
+        line(event="stream_done", finish_reason="tool_calls"),
+    ]
+    # the same lines when told the format, and when piped in
+    assert run("preview", "--format", "jsonl", str(path)).stdout == result.stdout
+    assert run("preview", "-", stdin=path.read_bytes()).stdout == result.stdout
+
+
+def test_preview_usage_errors_exit_2(tmp_path: Path) -> None:
+    missing = run("preview", str(tmp_path / "nope.sse"))
+    assert (missing.status, missing.stdout) == (2, "")
+    assert missing.stderr == (
+        f"jsondrip: cannot read {tmp_path / 'nope.sse'}: No such file or directory\n"
+    )
+    assert run("preview").status == 2  # FILE is required
+    assert run("preview", "x.sse", "--speed", "-1").status == 2
+    assert run("--speed", "fast").status == 2
+
+
+def test_a_broken_stream_is_one_message_and_a_traceback_only_with_debug(tmp_path: Path) -> None:
+    path = tmp_path / "broken.jsonl"
+    path.write_text('{"type": "message_start", "message": {"id": "msg_1"}}\nnot json\n')
+    quiet = run("preview", str(path))
+    assert quiet.status == 1
+    assert "Traceback" not in quiet.stderr
+    assert quiet.stderr == (
+        "jsondrip: broken.jsonl: event 2: Expecting value: line 1 column 1 (char 0)\n"
+    )
+    loud = run("preview", "--debug", str(path))
+    assert loud.status == 1
+    assert loud.stderr.startswith("Traceback (most recent call last):\n")
+    assert loud.stderr.endswith(quiet.stderr)
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "jsondrip", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    first = child.stdout.readline()
+    child.stdout.close()
+    status = child.wait(timeout=30)
+    assert json.loads(first)["event"] == "reasoning_delta"
+    assert child.stderr.read() == b""
+    assert status == 1
+
+
+# -- the bundled stream and its pace -----------------------------------------------------
+
+
+def test_the_bundled_stream_is_read_from_the_installed_package() -> None:
+    data = demo_bytes()
+    blocks = data.decode("utf-8").split("\n\n")
+    assert blocks[-1] == ""  # ends with a blank line, like the recordings
+    names = []
+    for block in blocks[:-1]:
+        event_line, data_line = block.split("\n")
+        name = event_line.removeprefix("event: ")
+        payload = json.loads(data_line.removeprefix("data: "))
+        assert payload["type"] == name
+        names.append(name)
+    assert names[0] == "message_start" and names[-2:] == ["message_delta", "message_stop"]
+    assert re.fullmatch(
+        r"msg_01[0-9A-Za-z]{22}", json.loads(blocks[0].split("data: ")[1])["message"]["id"]
+    )
+    assert all(re.fullmatch(r"toolu_01[0-9A-Za-z]{22}", value) for value in DEMO_IDS.values())
+    for needed in ("thinking_delta", "signature_delta", "text_delta", "input_json_delta", "ping"):
+        assert needed in data.decode()
+
+
+def test_the_demo_takes_a_realistic_time_under_ten_seconds() -> None:
+    fragments = sse_fragments(demo_bytes())
+    total = sum(delay for _, delay in fragments)
+    assert 3.0 < total < 8.0
+    assert b"".join(piece for piece, _ in fragments) == demo_bytes()
+
+
+@pytest.mark.parametrize(("speed", "expected"), [(1.0, [0.4, 0.5, 0.6]), (2.0, [0.2, 0.25, 0.3])])
+def test_paced_keeps_to_the_schedule(speed: float, expected: list[float]) -> None:
+    now = [0.0]
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        now[0] += seconds
+
+    def clock() -> float:
+        return now[0]
+
+    fragments = [("a", 0.4), ("b", 0.1), ("c", 0.1)]
+    seen = []
+    for piece in paced(fragments, speed, sleep=sleep, clock=clock):
+        seen.append((piece, round(now[0], 9)))
+    assert seen == [(p, t) for (p, _), t in zip(fragments, expected)]
+
+
+def test_speed_zero_never_sleeps() -> None:
+    def sleep(seconds: float) -> None:
+        raise AssertionError("slept")
+
+    assert list(paced([(1, 5.0), (2, 5.0)], 0, sleep=sleep)) == [1, 2]
