@@ -21,7 +21,7 @@ import json
 import time
 from typing import Any, Callable
 
-from .. import Parser
+from .. import Parser, loads
 from .anthropic import AnthropicHandler
 from .calls import CallTable
 from .events import Event, ToolCall
@@ -37,7 +37,6 @@ HANDLERS: dict[str, type[FormatHandler]] = {
     "openai-responses": OpenAIResponsesHandler,
     "anthropic": AnthropicHandler,
 }
-_scan = json.JSONDecoder().scan_once  # the C scanner, without json.loads's layers
 ABORTED = "aborted: the stream was cut before the call was complete"
 
 
@@ -110,12 +109,11 @@ class ToolCallAccumulator:
                 if text[:1] != "{":
                     continue
             try:
-                event, end = _scan(text, 0)
-            except (ValueError, StopIteration):
+                event = loads(text)  # the native fast path when built
+            except ValueError:
                 continue
-            if end != len(text) and text[end:].strip():
-                continue
-            dispatch(event)
+            if type(event) is dict:
+                dispatch(event)
         if not self._events:
             return []
         events = self._events[:]

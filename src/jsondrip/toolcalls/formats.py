@@ -8,10 +8,10 @@ modules: it owns the text and reasoning routing and the `StreamDone` bookkeeping
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from .. import loads
 from .calls import CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .think import ThinkSplitter
@@ -73,7 +73,7 @@ def as_event(event: Any) -> dict[str, Any]:
         text = event.strip() if isinstance(event, str) else bytes(event).strip()
         if text in ("[DONE]", b"[DONE]"):
             return DONE
-        value = json.loads(text)
+        value = loads(text)  # jsondrip's own: the native fast path when built
         if not isinstance(value, dict):
             raise TypeError(f"an event must be a JSON object, not {type(value).__name__}")
         return value
