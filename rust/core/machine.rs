@@ -253,6 +253,15 @@ impl Machine {
         self.state == State::Done
     }
 
+    /// The content of the string value still open, as read so far (escapes decoded), or None.
+    pub fn open_string(&self) -> Option<Str<'_>> {
+        let in_string = (State::String..=State::SurrogateU).contains(&self.state);
+        (in_string && !self.in_key).then_some(Str {
+            bytes: &self.scratch,
+            surrogates: self.string_surrogates,
+        })
+    }
+
     /// Position of the first character of the current line.
     pub(crate) fn line_start(&self) -> u64 {
         match self.line_start {
@@ -673,7 +682,7 @@ impl Machine {
             if self.number_state.accepting() {
                 sink.show_tentative(self.number_atom())?;
             } else {
-                sink.hide_tentative();
+                sink.hide_tentative()?;
             }
         }
         Ok(())

@@ -54,5 +54,5 @@ pub trait Sink {
     /// jiter mode: show a number still arriving, ready to be taken back.
     fn show_tentative(&mut self, atom: Atom) -> Result<(), Stop>;
     /// jiter mode: take back the number shown, restoring what its key held before.
-    fn hide_tentative(&mut self);
+    fn hide_tentative(&mut self) -> Result<(), Stop>;
 }

@@ -38,6 +38,11 @@ impl Stream {
         self.machine.done()
     }
 
+    /// The content of the string value still open, or None.
+    pub fn open_string(&self) -> Option<super::sink::Str<'_>> {
+        self.machine.open_string()
+    }
+
     /// The error the stream failed with, if it did.
     pub fn error(&self) -> Option<&ParseError> {
         self.error.as_ref()

@@ -158,15 +158,15 @@ impl Sink for ValueBuilder {
         Ok(())
     }
 
-    fn hide_tentative(&mut self) {
+    fn hide_tentative(&mut self) -> Result<(), Stop> {
         if !self.tentative_shown {
-            return;
+            return Ok(());
         }
         self.tentative_shown = false;
         let previous = self.tentative_prev.take();
         if self.path.is_empty() && !matches!(self.root, Some(Value::Array(_) | Value::Object(_))) {
             self.root = None;
-            return;
+            return Ok(());
         }
         let key = self.key.clone();
         match self.top().expect("a container is open") {
@@ -187,5 +187,6 @@ impl Sink for ValueBuilder {
             }
             _ => unreachable!("the top is a container"),
         }
+        Ok(())
     }
 }

@@ -2,6 +2,10 @@
 //!
 //! Containers are created once and updated in place through the C API, so an event costs
 //! work in proportion to what it adds, never to the size of the document.
+//!
+//! In change mode (`changes` is Some, see `changes.rs`) every event also records a `Change`.
+//! A growing string then records only its new text and its slot is not refreshed (that would
+//! copy the whole string at every flush): it is `stale` until `refresh` or its end.
 
 use std::ffi::CString;
 
@@ -9,6 +13,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList, PyString};
 
+use super::changes::Path;
 use super::keys::KeyCache;
 use crate::core::{Atom, Sink, Stop, Str};
 
@@ -16,8 +21,20 @@ use crate::core::{Atom, Sink, Stop, Str};
 pub struct Builder {
     pub root: Option<Py<PyAny>>,
     /// Open containers, innermost last, with `true` for a dict.
-    containers: Vec<(Py<PyAny>, bool)>,
-    key: Option<Py<PyString>>,
+    pub(super) containers: Vec<(Py<PyAny>, bool)>,
+    pub(super) key: Option<Py<PyString>>,
+    /// The key's bytes, for JSON Pointers.
+    pub(super) key_bytes: Vec<u8>,
+    pub(super) key_surrogates: bool,
+    /// Where each open container sits, for JSON Pointers.
+    pub(super) path: Path,
+    /// Change mode: the changes recorded by the current `feed_changes`.
+    pub changes: Option<Vec<Py<PyAny>>>,
+    /// Bytes of the open string already recorded as changes, and its path once made.
+    recorded_len: usize,
+    open_path: Option<Py<PyAny>>,
+    /// The open string's slot lags behind its recorded changes.
+    pub stale: bool,
     /// The string value still open, as shown, and how many bytes of its content it holds:
     /// the next one is this one plus the new bytes (one copy, as `s + chunk` costs).
     open_string: Option<(Py<PyAny>, usize)>,
@@ -35,6 +52,13 @@ impl Builder {
             root: None,
             containers: Vec::new(),
             key: None,
+            key_bytes: Vec::new(),
+            key_surrogates: false,
+            path: Path::default(),
+            changes: None,
+            recorded_len: 0,
+            open_path: None,
+            stale: false,
             open_string: None,
             tentative_shown: false,
             tentative_prev: None,
@@ -50,8 +74,8 @@ impl Builder {
 }
 
 pub struct PySink<'a, 'py> {
-    py: Python<'py>,
-    b: &'a mut Builder,
+    pub(super) py: Python<'py>,
+    pub(super) b: &'a mut Builder,
 }
 
 /// Turns a C API status into Result, keeping the Python exception for the engine.
@@ -64,7 +88,7 @@ fn check(py: Python<'_>, status: i32, b: &mut Builder) -> Result<(), Stop> {
 }
 
 impl<'py> PySink<'_, 'py> {
-    fn stop(&mut self, err: PyErr) -> Stop {
+    pub(super) fn stop(&mut self, err: PyErr) -> Stop {
         self.b.error = Some(err);
         Stop
     }
@@ -113,7 +137,7 @@ impl<'py> PySink<'_, 'py> {
         check(self.py, status, self.b)
     }
 
-    fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
+    pub(super) fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
         if let Some(text) = text.as_str() {
             return Ok(PyString::new(self.py, text).into_any());
         }
@@ -128,6 +152,18 @@ impl<'py> PySink<'_, 'py> {
         };
         // SAFETY: a new reference, or NULL which `from_owned_ptr_or_err` turns into the error.
         unsafe { Bound::from_owned_ptr_or_err(self.py, object) }.map_err(|e| self.stop(e))
+    }
+
+    /// Brings a stale string slot up to date with the string's content so far.
+    pub fn refresh(&mut self, text: Str) -> Result<(), Stop> {
+        if !self.b.stale {
+            return Ok(());
+        }
+        self.b.stale = false;
+        let object = self.string_object(text)?;
+        self.replace(object.clone())?;
+        self.b.open_string = Some((object.unbind(), text.bytes.len()));
+        Ok(())
     }
 
     fn atom_object(&mut self, atom: Atom) -> Result<Bound<'py, PyAny>, Stop> {
@@ -170,11 +206,12 @@ impl<'py> PySink<'_, 'py> {
 
 impl Sink for PySink<'_, '_> {
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
-        let container = if object {
-            PyDict::new(self.py).into_any()
-        } else {
-            PyList::empty(self.py).into_any()
-        };
+        if self.b.changes.is_some() {
+            let empty = self.empty_like(object);
+            self.record_new(empty)?;
+        }
+        self.push_path();
+        let container = self.empty_like(object);
         self.insert(container.clone())?;
         self.b.containers.push((container.unbind(), object));
         Ok(())
@@ -182,9 +219,11 @@ impl Sink for PySink<'_, '_> {
 
     fn end_container(&mut self) {
         self.b.containers.pop();
+        self.b.path.pop();
     }
 
     fn set_key(&mut self, key: Str) -> Result<(), Stop> {
+        let key_bytes = key;
         let key = match key.as_str() {
             Some(text) => self.b.keys.get(self.py, text),
             None => self
@@ -193,10 +232,45 @@ impl Sink for PySink<'_, '_> {
                 .expect("decoding gives a str"),
         };
         self.b.key = Some(key.unbind());
+        self.b.key_bytes.clear();
+        self.b.key_bytes.extend_from_slice(key_bytes.bytes);
+        self.b.key_surrogates = key_bytes.surrogates;
         Ok(())
     }
 
     fn string(&mut self, text: Str, complete: bool) -> Result<(), Stop> {
+        if self.b.changes.is_some() {
+            if self.b.open_string.is_some() {
+                let delta = &text.bytes[self.b.recorded_len..];
+                if !delta.is_empty() {
+                    let delta = self.string_object(Str {
+                        bytes: delta,
+                        surrogates: text.surrogates,
+                    })?;
+                    let path = match &self.b.open_path {
+                        Some(path) => path.bind(self.py).clone(),
+                        None => {
+                            let path = self.slot_path(false)?;
+                            self.b.open_path = Some(path.clone().unbind());
+                            path
+                        }
+                    };
+                    self.record("append", path, delta)?;
+                }
+                self.b.recorded_len = text.bytes.len();
+                if !complete {
+                    // The slot waits for `refresh`: no copy of the whole string per flush.
+                    self.b.stale = true;
+                    return Ok(());
+                }
+            } else {
+                let initial = self.string_object(text)?;
+                self.record_new(initial)?;
+            }
+        }
+        self.b.recorded_len = text.bytes.len();
+        self.b.stale = false;
+        self.b.open_path = None;
         let shown = self.b.open_string.take();
         let object = match shown {
             Some((previous, len)) if !text.surrogates => {
@@ -238,8 +312,11 @@ impl Sink for PySink<'_, '_> {
         if self.b.tentative_shown {
             self.b.tentative_shown = false;
             self.b.tentative_prev = None;
+            let path = self.slot_path(false)?;
+            self.record("replace", path, object.clone())?;
             self.replace(object)
         } else {
+            self.record_new(object.clone())?;
             self.insert(object)
         }
     }
@@ -247,6 +324,8 @@ impl Sink for PySink<'_, '_> {
     fn show_tentative(&mut self, atom: Atom) -> Result<(), Stop> {
         let object = self.atom_object(atom)?;
         if self.b.tentative_shown {
+            let path = self.slot_path(false)?;
+            self.record("replace", path, object.clone())?;
             return self.replace(object);
         }
         if let Some((top, true)) = self.b.containers.last() {
@@ -266,18 +345,33 @@ impl Sink for PySink<'_, '_> {
                 .map(Bound::unbind);
         }
         self.b.tentative_shown = true;
+        self.record_new(object.clone())?;
         self.insert(object)
     }
 
-    fn hide_tentative(&mut self) {
+    fn hide_tentative(&mut self) -> Result<(), Stop> {
         if !self.b.tentative_shown {
-            return;
+            return Ok(());
         }
         self.b.tentative_shown = false;
         let previous = self.b.tentative_prev.take();
+        if self.b.changes.is_some() {
+            let py = self.py;
+            let path = self.slot_path(false)?;
+            match &previous {
+                Some(value) => {
+                    let snapshot = py
+                        .import("copy")
+                        .and_then(|copy| copy.call_method1("deepcopy", (value,)))
+                        .map_err(|e| self.stop(e))?;
+                    self.record("replace", path, snapshot)?;
+                }
+                None => self.record("remove", path, py.None().into_bound(py))?,
+            }
+        }
         let Some((top, is_dict)) = self.b.containers.last() else {
             self.b.root = None;
-            return;
+            return Ok(());
         };
         let py = self.py;
         let top = top.bind(py);
@@ -299,5 +393,6 @@ impl Sink for PySink<'_, '_> {
             list.del_item(list.len() - 1)
                 .expect("removing a shown element");
         }
+        Ok(())
     }
 }

@@ -4,7 +4,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 
 use super::builder::Builder;
 use crate::core::{Failure, Mode, ParseError, Stream};
@@ -55,7 +55,19 @@ impl NativeEngine {
         err
     }
 
-    fn value_of(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+    /// The value, a string slot left stale by change mode brought up to date first.
+    fn value_of(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if self.builder.stale {
+            if let Some(text) = self.stream.open_string() {
+                if self.builder.sink(py).refresh(text).is_err() {
+                    return Err(self
+                        .builder
+                        .error
+                        .take()
+                        .expect("a stopped sink keeps its error"));
+                }
+            }
+        }
         match &self.builder.root {
             Some(root) => Ok(root.clone_ref(py)),
             None => missing(py),
@@ -93,6 +105,45 @@ impl NativeEngine {
 
     /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value.
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.read(py, chunk)?;
+        self.value_of(py)
+    }
+
+    /// Read one fragment and return the list of `jsondrip.Change`s it made to the value.
+    fn feed_changes(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.builder.changes = Some(Vec::new());
+        let read = self.read(py, chunk);
+        let changes = self.builder.changes.take().unwrap_or_default();
+        read?;
+        Ok(PyList::new(py, changes)?.into_any().unbind())
+    }
+
+    /// The current best-effort value (live: updated in place by later feeds).
+    #[getter]
+    fn value(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.value_of(py)
+    }
+
+    /// True once a complete document has been read.
+    #[getter]
+    fn done(&self) -> bool {
+        self.stream.done()
+    }
+
+    /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
+    fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.check_failed(py)?;
+        let mut sink = self.builder.sink(py);
+        if let Err(failure) = self.stream.close(&mut sink) {
+            return Err(self.failed(py, failure));
+        }
+        self.value_of(py)
+    }
+}
+
+impl NativeEngine {
+    /// Reads one fragment into the stream.
+    fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
         self.check_failed(py)?;
         let mut sink = self.builder.sink(py);
         let result = if let Ok(text) = chunk.cast::<PyString>() {
@@ -122,28 +173,6 @@ impl NativeEngine {
         if let Err(failure) = result {
             return Err(self.failed(py, failure));
         }
-        self.value_of(py)
-    }
-
-    /// The current best-effort value (live: updated in place by later feeds).
-    #[getter]
-    fn value(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.value_of(py)
-    }
-
-    /// True once a complete document has been read.
-    #[getter]
-    fn done(&self) -> bool {
-        self.stream.done()
-    }
-
-    /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
-    fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.check_failed(py)?;
-        let mut sink = self.builder.sink(py);
-        if let Err(failure) = self.stream.close(&mut sink) {
-            return Err(self.failed(py, failure));
-        }
-        self.value_of(py)
+        Ok(())
     }
 }

@@ -2,6 +2,7 @@
 //! live Python objects from the core's events; no parsing happens here.
 
 mod builder;
+mod changes;
 mod engine;
 mod keys;
 mod loads;

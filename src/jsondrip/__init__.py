@@ -10,6 +10,7 @@ works unchanged).
 from json import JSONDecoder, JSONEncoder, dump, dumps
 
 from ._backends import available_backends
+from ._changes import Change, apply_changes
 from ._errors import JSONDecodeError
 from ._loads import load, loads
 from ._missing import MISSING
@@ -27,6 +28,7 @@ from .toolcalls import (
 
 __all__ = [
     "MISSING",
+    "Change",
     "JSONDecodeError",
     "JSONDecoder",
     "JSONEncoder",
@@ -40,6 +42,7 @@ __all__ = [
     "ToolCallDone",
     "ToolCallStarted",
     "aiter_values",
+    "apply_changes",
     "available_backends",
     "dump",
     "dumps",

@@ -4,12 +4,25 @@ from typing import Any
 
 _Chunk = str | bytes | bytearray | memoryview
 
+def loads_fast(
+    data: Any,
+    object_hook: Any = None,
+    parse_float: Any = None,
+    parse_int: Any = None,
+    parse_constant: Any = None,
+    object_pairs_hook: Any = None,
+) -> Any:
+    """A whole document as json.loads gives it, or NotImplemented when the standard library
+    must read it (invalid text, UTF-16/32 bytes)."""
+
 class NativeEngine:
     """The native engine of one JSON stream."""
 
     def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None: ...
     def feed(self, chunk: _Chunk) -> Any:
         """Read one fragment and return the current best-effort value."""
+    def feed_changes(self, chunk: _Chunk) -> list[Any]:
+        """Read one fragment and return the `jsondrip.Change`s it made to the value."""
     @property
     def value(self) -> Any:
         """The current best-effort value (live: updated in place by later feeds)."""

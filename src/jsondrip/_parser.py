@@ -6,6 +6,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any, Union
 
 from . import _backends
+from ._changes import Change
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 DEFAULT_MAX_DEPTH = 1024
@@ -34,6 +35,7 @@ class Parser:
         self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
         # The hot path: calls go straight to the engine, without a Python frame in between.
         self.feed = self._engine.feed  # type: ignore[method-assign]
+        self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
 
     def feed(self, chunk: Chunk) -> Any:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
@@ -42,6 +44,18 @@ class Parser:
         and again on every later call.
         """
         return self._engine.feed(chunk)
+
+    def feed_changes(self, chunk: Chunk) -> list[Change]:
+        """Read a fragment like `feed`, and return the changes it made to the value.
+
+        Each is a `Change(op, path, value)` with a JSON Pointer `path`: `add` (a new property,
+        element or root, containers announced empty), `append` (text added to a string:
+        `value` is only the new text), `replace` (a value set anew: a repeated key, or in
+        jiter mode a number whose digits grew) and, in jiter mode only, `remove` (a number
+        taken back). `apply_changes` replays them. A string growing in this mode costs only
+        its new text: its slot in the live value is brought up to date when `value` is read.
+        """
+        return self._engine.feed_changes(chunk)
 
     @property
     def value(self) -> Any:

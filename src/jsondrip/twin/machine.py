@@ -428,6 +428,12 @@ class Machine:
         self.offset = offset + n
         self.flush()
 
+    def open_string(self) -> str | None:
+        """The content of the string value still open, or None."""
+        if STRING <= self.state <= SURROGATE_U and not self.in_key:
+            return self.shown + "".join(self.parts)
+        return None
+
     def show_string(self, text: str) -> None:
         """The string value still open grows by `text` (read since the last flush).
 
@@ -439,6 +445,14 @@ class Machine:
         containers = builder.containers
         self.parts = []
         self.string_dirty = False
+        if builder.changes is not None and builder.string_shown:
+            # Change mode records only `text`; the slot is refreshed when the value is read.
+            shown = self.shown
+            self.shown = ""
+            shown += text
+            self.shown = shown
+            builder.string(shown, False)
+            return
         if not builder.string_shown or not containers:
             self.shown += text
             builder.string(self.shown, False)
@@ -456,6 +470,8 @@ class Machine:
             shown += text
             top[-1] = shown
         self.shown = shown
+        builder.shown_len = len(shown)  # kept for feed_changes, which may follow
+        builder.stale = False
 
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:

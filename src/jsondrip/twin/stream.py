@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 from typing import Any, Union
 
+from .._changes import Change
 from .._errors import JSONDecodeError
 from .builder import Builder
 from .machine import Machine, MachineError
@@ -35,7 +36,20 @@ class PythonEngine:
     @property
     def value(self) -> Any:
         """The current best-effort value (live: updated in place by later feeds)."""
-        return self.builder.root
+        builder = self.builder
+        if builder.stale:
+            builder.refresh_string(self.machine.open_string())
+        return builder.root
+
+    def feed_changes(self, chunk: Chunk) -> list[Change]:
+        """Read one fragment and return the changes it made to the value."""
+        builder = self.builder
+        builder.changes = changes = []
+        try:
+            self.feed(chunk, refresh=False)
+        finally:
+            builder.changes = None
+        return changes
 
     @property
     def done(self) -> bool:
@@ -93,7 +107,7 @@ class PythonEngine:
         self.pending = data[used:]
         return text
 
-    def feed(self, chunk: Chunk) -> Any:
+    def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
         """Read one fragment and return the current best-effort value."""
         if self.error is not None or self.closed:
             self._check_open()
@@ -119,7 +133,10 @@ class PythonEngine:
         else:
             kind = type(chunk).__name__
             raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
-        return self.builder.root
+        builder = self.builder
+        if builder.stale and refresh:
+            builder.refresh_string(self.machine.open_string())
+        return builder.root
 
     def _decode_rest(self) -> None:
         """The bytes held back must be whole now: a str or the end follows them."""
@@ -141,4 +158,4 @@ class PythonEngine:
                 self.error = e
                 raise
             self.closed = True
-        return self.builder.root
+        return self.value
