@@ -10,12 +10,17 @@
 use std::ffi::CString;
 use std::sync::Mutex;
 
+use pyo3::exceptions::PyStopIteration;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::keys::KeyCache;
 use crate::core::scanner::{Bail, Number, Peek, Scanner, Text};
+
+/// Past this nesting the pre-check gives up (the standard library answers; json itself raises
+/// RecursionError well before).
+const VALIDATE_DEPTH: usize = 4096;
 
 /// Slots of the key cache shared by all `loads` calls.
 const SHARED_KEYS: usize = 4096;
@@ -361,6 +366,11 @@ pub fn loads_fast<'py>(
     // hook runs user code, which must see the interpreter as json.loads leaves it.
     // SAFETY: called with the interpreter held; the previous state is restored below.
     let collecting = no_hooks && unsafe { ffi::PyGC_Disable() } == 1;
+    // Hooks are user code: a text json would reject must not call them before the standard
+    // library reads it again (and calls them again), so it is checked first.
+    if !no_hooks && !valid(&mut Scanner::new(bytes)) {
+        return bail();
+    }
     let result = loader.value(&mut scanner).and_then(|value| {
         scanner.finish()?;
         Ok(value)
@@ -372,6 +382,42 @@ pub fn loads_fast<'py>(
     match result {
         Ok(value) => Ok(value),
         Err(Fail::Bail) => bail(),
+        // json's scanner turns a StopIteration from a hook into its own error: let it answer.
+        Err(Fail::Raised(err)) if err.is_instance_of::<PyStopIteration>(py) => bail(),
         Err(Fail::Raised(err)) => Err(err),
     }
+}
+
+/// Whether the scanner takes the whole text, building nothing (the check before hooks run).
+fn valid(scanner: &mut Scanner) -> bool {
+    fn value(scanner: &mut Scanner, depth: usize) -> Result<(), Bail> {
+        if depth > VALIDATE_DEPTH {
+            return Err(Bail); // the builder counts depth against the interpreter's limit
+        }
+        match scanner.peek()? {
+            Peek::String => scanner.string().map(drop),
+            Peek::Number => scanner.number().map(drop),
+            Peek::Array => {
+                if scanner.array_first()? {
+                    loop {
+                        value(scanner, depth + 1)?;
+                        if !scanner.array_next()? {
+                            break;
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Peek::Object => {
+                let mut key = scanner.object_first()?.is_some();
+                while key {
+                    value(scanner, depth + 1)?;
+                    key = scanner.object_next()?.is_some();
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+    value(scanner, 0).and_then(|()| scanner.finish()).is_ok()
 }

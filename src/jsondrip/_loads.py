@@ -61,6 +61,8 @@ def loads(
         "object_pairs_hook": object_pairs_hook,
     }
     engine = _backends.resolve(backend, streaming=False)
+    if not isinstance(s, (str, bytes, bytearray)):
+        engine = "python"  # json raises its own TypeError for it
     if cls is None and not kw:
         if engine == "native" and not common:
             value = _native_loads(s, **hooks)
@@ -73,10 +75,31 @@ def loads(
     return _stdlib_loads(s, cls, hooks, kw)
 
 
-def load(fp: IO[Any], **options: Any) -> Any:
+def load(
+    fp: IO[Any],
+    *,
+    cls: type[json.JSONDecoder] | None = None,
+    object_hook: Hook = None,
+    parse_float: Hook = None,
+    parse_int: Hook = None,
+    parse_constant: Hook = None,
+    object_pairs_hook: Hook = None,
+    backend: str | None = None,
+    **kw: Any,
+) -> Any:
     """Deserialize the text or bytes read from `fp`, as `json.load` does (same options as
     `loads`)."""
-    return loads(fp.read(), **options)
+    return loads(
+        fp.read(),
+        cls=cls,
+        object_hook=object_hook,
+        parse_float=parse_float,
+        parse_int=parse_int,
+        parse_constant=parse_constant,
+        object_pairs_hook=object_pairs_hook,
+        backend=backend,
+        **kw,
+    )
 
 
 def _jiter_loads(s: Document) -> Any:

@@ -17,7 +17,7 @@ from _toolcall_support import (  # noqa: F401 - make_acc is a fixture
     texts,
 )
 
-from jsondrip import MISSING
+from jsondrip import MISSING, Change
 from jsondrip.toolcalls import (
     ReasoningDelta,
     StreamDone,
@@ -390,7 +390,7 @@ def test_idle_calls_time_out_on_the_next_call_and_the_others_go_on(make_acc) -> 
     now[0] = 104.0
     assert acc.feed(chat(frag(2, "fast", "h", "["))) == [
         ToolCallStarted(2, "fast", "h"),
-        ToolCallDelta(2, "fast", "h", "[", []),
+        ToolCallDelta(2, "fast", "h", "[", [], (Change("add", "", []),)),
     ]
     now[0] = 106.0
     out = acc.feed_sse(b"")

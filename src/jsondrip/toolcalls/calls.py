@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .. import MISSING, JSONDecodeError, Parser
+from .. import MISSING, Change, JSONDecodeError, Parser
 from .events import ToolCall, ToolCallDelta, ToolCallDone, ToolCallStarted
 from .fences import FenceStripper
 
@@ -38,6 +38,7 @@ class CallState:
     __slots__ = (
         "announced",
         "call",
+        "changes",
         "content",
         "fence",
         "last_active",
@@ -55,6 +56,11 @@ class CallState:
         self.announced = False
         self.last_active = now
         self.pending_close = False  # closed by the stream, waiting for the stop reason
+        self.changes: list[Change] = []  # the preview's changes since the last delta
+
+    def feed(self, text: str) -> None:
+        """Feed the parser, keeping the changes the fragment made to the preview."""
+        self.changes += self.parser.feed_changes(text)  # type: ignore[union-attr]
 
 
 class CallTable:
@@ -117,13 +123,18 @@ class CallTable:
         if parser is not None:
             if state.content and state.fence is None:  # the hot path
                 try:
-                    call.arguments = parser.feed(text)
+                    state.feed(text)
+                    call.arguments = parser.value
                 except JSONDecodeError as e:
                     call.arguments = parser.value
                     self._invalid(state, e.msg, e.pos)
             else:
                 self._feed_first(state, parser, text, start)
-        self.events.append(ToolCallDelta(call.index, call.id, call.name, text, call.arguments))
+        changes = tuple(state.changes)
+        state.changes.clear()
+        self.events.append(
+            ToolCallDelta(call.index, call.id, call.name, text, call.arguments, changes)
+        )
 
     def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> None:
         """Feed a fragment while a fence may open or has opened, or before any content."""
@@ -131,9 +142,10 @@ class CallTable:
         fence = state.fence
         try:
             if fence is None and start == 0 and text.lstrip(" \t\r\n")[:1] in ("`", ""):
-                fence = state.fence = FenceStripper(parser.feed, lambda: parser.done)
+                fence = state.fence = FenceStripper(state.feed, lambda: parser.done)
             if fence is None:
-                call.arguments = parser.feed(text)
+                state.feed(text)
+                call.arguments = parser.value
                 if text.strip(" \t\r\n"):
                     state.content = True
             else:

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Union
 
-from .. import MISSING
+from .. import MISSING, Change
 
 if sys.version_info >= (3, 10):
     _event = dataclass(frozen=True, slots=True)
@@ -106,7 +106,9 @@ class ToolCallDelta:
 
     `preview` is the live best-effort value of a stable-mode `jsondrip.Parser`: it never
     retracts what it showed, and it is the same object from one delta to the next, updated in
-    place (deep-copy it to keep a snapshot). `MISSING` until a value has begun.
+    place (deep-copy it to keep a snapshot). `MISSING` until a value has begun. `changes` are
+    what this fragment changed in it (`jsondrip.Change`s; `jsondrip.apply_changes` replays
+    them), for a UI that applies changes instead of re-rendering the whole preview.
     """
 
     index: int
@@ -114,6 +116,7 @@ class ToolCallDelta:
     name: str
     arguments_delta: str
     preview: Any
+    changes: tuple[Change, ...] = ()
 
 
 @_event

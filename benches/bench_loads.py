@@ -1,0 +1,308 @@
+"""One-shot parsing: `jsondrip.loads` against orjson, jiter, json and msgspec.
+
+    python benches/bench_loads.py            # best of 9, >= 0.1 s per measurement (~2 min)
+    python benches/bench_loads.py --quick    # best of 3, >= 0.02 s per measurement (~20 s)
+
+Five classic documents from ../shared/corpus/bench (or $JSONDRIP_CORPUS/bench), each given as
+`bytes` and as `str`. Every repeat times every contender once, in a rotated order, so that all
+of them see the same machine load; the best of the repeats is kept. A measurement loops the call
+until it lasts `min_time`, with the garbage collector on, as programs run (`--no-gc` turns it
+off as `timeit` does; that hides the cost of collections that every parser triggers).
+
+Contenders: `jsondrip.loads` (the default engine), `orjson.loads`, `jiter.from_json` (default
+cache; it takes bytes only, so the str runs include `s.encode()`), `json.loads`, and
+`msgspec.json.decode` when installed. Every contender's value is compared with json.loads's
+(exactly for jsondrip, type for type) before anything is timed.
+
+The table gives milliseconds per call and the ratio to orjson's time (lower is faster), the
+geometric mean of those ratios per input kind, then the issue's targets marked pass or FAIL:
+geometric mean at most 1.1x orjson's, faster than jiter on every file, at least 2x faster than
+json.loads on every file, for bytes and for str input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import json
+import math
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(os.environ.get("JSONDRIP_CORPUS", ROOT.parent / "shared" / "corpus"))
+FILES = ["twitter.json", "citm_catalog.json", "canada.json", "github_events.json", "numbers.json"]
+KINDS = ["bytes", "str"]
+NAMES = ["jsondrip", "orjson", "jiter", "json", "msgspec"]
+
+# The issue's targets, as ratios of jsondrip's time.
+MAX_GEOMEAN_VS_ORJSON = 1.1
+MIN_SPEEDUP_VS_JSON = 2.0
+
+sys.path.insert(0, str(ROOT / "tests"))
+try:
+    from _support import same  # exact, type-for-type comparison
+except ImportError:  # run outside the checkout: fall back to plain equality
+    same = None  # type: ignore[assignment]
+
+
+@dataclass
+class Contender:
+    """A parser, or why it cannot run here."""
+
+    name: str
+    version: str
+    parse: dict[str, Callable[[Any], Any]]  # by input kind
+    missing: str | None = None
+
+
+def contenders() -> list[Contender]:
+    """Every contender, installed or not (a missing one is reported, never silently dropped)."""
+    found: list[Contender] = []
+
+    def add(name: str, module: str, make: Callable[[Any], dict[str, Callable[[Any], Any]]]) -> None:
+        try:
+            mod = importlib.import_module(module)
+        except ImportError:
+            found.append(Contender(name, "", {}, missing="not installed"))
+            return
+        if module == "json":
+            version = f"(Python {platform.python_version()})"
+        else:
+            version = getattr(mod, "__version__", "") or _dist_version(module)
+        found.append(Contender(name, version, make(mod)))
+
+    def jsondrip_calls(mod: Any) -> dict[str, Callable[[Any], Any]]:
+        return {"bytes": mod.loads, "str": mod.loads}
+
+    def orjson_calls(mod: Any) -> dict[str, Callable[[Any], Any]]:
+        return {"bytes": mod.loads, "str": mod.loads}
+
+    def jiter_calls(mod: Any) -> dict[str, Callable[[Any], Any]]:
+        from_json = mod.from_json
+
+        def from_str(s: str) -> Any:
+            return from_json(s.encode())
+
+        return {"bytes": from_json, "str": from_str}
+
+    def json_calls(mod: Any) -> dict[str, Callable[[Any], Any]]:
+        return {"bytes": mod.loads, "str": mod.loads}
+
+    def msgspec_calls(mod: Any) -> dict[str, Callable[[Any], Any]]:
+        importlib.import_module("msgspec.json")
+        return {"bytes": mod.json.decode, "str": mod.json.decode}
+
+    add("jsondrip", "jsondrip", jsondrip_calls)
+    add("orjson", "orjson", orjson_calls)
+    add("jiter", "jiter", jiter_calls)
+    add("json", "json", json_calls)
+    add("msgspec", "msgspec", msgspec_calls)
+    return found
+
+
+def _dist_version(module: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(module)
+    except PackageNotFoundError:
+        return ""
+
+
+def inputs() -> dict[tuple[str, str], Any]:
+    """(file, kind) -> the document as bytes or as str."""
+    folder = CORPUS / "bench"
+    if not folder.is_dir():
+        sys.exit(f"corpus folder {folder} not found: set JSONDRIP_CORPUS to the shared corpus")
+    docs: dict[tuple[str, str], Any] = {}
+    for name in FILES:
+        data = (folder / name).read_bytes()
+        docs[(name, "bytes")] = data
+        docs[(name, "str")] = data.decode("utf-8")
+    return docs
+
+
+def check(contender: Contender, docs: dict[tuple[str, str], Any]) -> list[str]:
+    """Problems with the contender's values: jsondrip must be json.loads's exactly."""
+    problems = []
+    for (name, kind), doc in docs.items():
+        want = json.loads(doc)
+        got = contender.parse[kind](doc)
+        exact = same is not None and contender.name == "jsondrip"
+        equal = same(got, want) if exact else got == want
+        if not equal:
+            problems.append(f"{contender.name} {name} ({kind}): value differs from json.loads")
+    return problems
+
+
+def measure(call: Callable[[Any], Any], doc: Any, number: int, keep_gc: bool) -> float:
+    """Seconds per call over `number` calls."""
+    enabled = gc.isenabled()
+    gc.collect()
+    if not keep_gc:
+        gc.disable()
+    try:
+        start = time.perf_counter()
+        for _ in range(number):
+            call(doc)
+        elapsed = time.perf_counter() - start
+    finally:
+        if enabled:
+            gc.enable()
+    return elapsed / number
+
+
+def calibrate(call: Callable[[Any], Any], doc: Any, min_time: float, keep_gc: bool) -> int:
+    """How many calls make one measurement last at least `min_time`."""
+    number = 1
+    while True:
+        per_call = measure(call, doc, number, keep_gc)
+        if per_call * number >= min_time:
+            return number
+        number = max(number * 2, math.ceil(min_time / max(per_call, 1e-9)))
+
+
+def run(
+    runnable: list[Contender],
+    docs: dict[tuple[str, str], Any],
+    repeats: int,
+    min_time: float,
+    keep_gc: bool,
+) -> dict[tuple[str, str, str], float]:
+    """Best seconds per call for (contender, file, kind); contenders interleaved per repeat."""
+    best: dict[tuple[str, str, str], float] = {}
+    for (name, kind), doc in docs.items():
+        numbers = {c.name: calibrate(c.parse[kind], doc, min_time, keep_gc) for c in runnable}
+        for repeat in range(repeats):
+            shift = repeat % len(runnable)
+            for c in runnable[shift:] + runnable[:shift]:
+                seconds = measure(c.parse[kind], doc, numbers[c.name], keep_gc)
+                key = (c.name, name, kind)
+                best[key] = min(best.get(key, math.inf), seconds)
+        print(f"  {name} ({kind}) done", file=sys.stderr)
+    return best
+
+
+def geomean(values: list[float]) -> float:
+    """Geometric mean of positive numbers."""
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def report(
+    all_contenders: list[Contender], best: dict[tuple[str, str, str], float], problems: list[str]
+) -> tuple[str, bool]:
+    """The Markdown table and the targets; True when every target passes."""
+    names = [c.name for c in all_contenders]
+    missing = {c.name: c.missing for c in all_contenders if c.missing}
+    lines = [
+        "| file | input | " + " | ".join(names) + " |",
+        "|---|---|" + "---|" * len(names),
+    ]
+    ratios: dict[tuple[str, str], list[float]] = {}
+    for kind in KINDS:
+        for name in FILES:
+            base = best.get(("orjson", name, kind))
+            cells = []
+            for c in names:
+                if c in missing:
+                    cells.append(missing[c] or "")
+                    continue
+                seconds = best[(c, name, kind)]
+                cell = f"{seconds * 1e3:.3f} ms"
+                if base is not None:
+                    ratio = seconds / base
+                    ratios.setdefault((c, kind), []).append(ratio)
+                    cell += f" ({ratio:.2f}x)"
+                cells.append(cell)
+            lines.append(f"| {name} | {kind} | " + " | ".join(cells) + " |")
+        gm = []
+        for c in names:
+            values = ratios.get((c, kind))
+            gm.append(f"**{geomean(values):.2f}x**" if values else missing.get(c) or "")
+        lines.append(f"| geometric mean vs orjson | {kind} | " + " | ".join(gm) + " |")
+
+    ok = not problems
+    lines += ["", "Targets (jsondrip.loads):", ""]
+    for kind in KINDS:
+        checks = []
+        if "orjson" in missing:
+            checks.append((False, f"{kind}: geometric mean vs orjson: orjson not installed"))
+        else:
+            gm = geomean(ratios[("jsondrip", kind)])
+            checks.append(
+                (
+                    gm <= MAX_GEOMEAN_VS_ORJSON,
+                    f"{kind}: geometric mean {gm:.2f}x orjson's time "
+                    f"(target <= {MAX_GEOMEAN_VS_ORJSON}x)",
+                )
+            )
+        for rival, want in (("jiter", 1.0), ("json", MIN_SPEEDUP_VS_JSON)):
+            if rival in missing:
+                checks.append((False, f"{kind}: vs {rival}: {rival} not installed"))
+                continue
+            speedups = [
+                best[(rival, name, kind)] / best[("jsondrip", name, kind)] for name in FILES
+            ]
+            worst = min(speedups)
+            passed = worst > want if want == 1.0 else worst >= want
+            what = "faster than jiter" if rival == "jiter" else f">= {want:g}x faster than json"
+            detail = ", ".join(
+                f"{n.removesuffix('.json')} {s:.2f}x" for n, s in zip(FILES, speedups)
+            )
+            checks.append((passed, f"{kind}: {what} on every file (speedups: {detail})"))
+        for passed, text in checks:
+            ok = ok and passed
+            lines.append(f"- {'pass' if passed else 'FAIL'}: {text}")
+    for problem in problems:
+        lines.append(f"- FAIL: {problem}")
+    return "\n".join(lines), ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the table; exit status 1 when a target fails."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="best of 3, 0.02 s measurements")
+    parser.add_argument("--repeats", type=int, help="best of this many (default 9, quick 3)")
+    parser.add_argument("--min-time", type=float, help="seconds per measurement (0.1; 0.02)")
+    parser.add_argument(
+        "--no-gc", dest="gc", action="store_false", help="turn the garbage collector off"
+    )
+    args = parser.parse_args(argv)
+    repeats = args.repeats or (3 if args.quick else 9)
+    min_time = args.min_time or (0.02 if args.quick else 0.1)
+
+    import jsondrip
+
+    docs = inputs()
+    every = contenders()
+    runnable = [c for c in every if not c.missing]
+    found = {c.name: check(c, docs) for c in runnable}
+    problems = found.get("jsondrip", ["jsondrip not installed"])
+    others = [p for name, ps in found.items() if name != "jsondrip" for p in ps]
+    command = "python benches/bench_loads.py" + "".join(f" {a}" for a in (argv or sys.argv[1:]))
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    print(f"`{command}`: best of {repeats}, >= {min_time} s per measurement, ", end="")
+    print(f"GC {'on' if args.gc else 'off'} while timed", end="")
+    print(f", Python {platform.python_version()} on {platform.machine()}, ", end="")
+    print(f"{os.cpu_count()} CPUs" + (f", load average {load[0]:.2f}" if load else ""))
+    engine = jsondrip._backends.resolve(None, streaming=False)
+    versions = ", ".join(f"{c.name} {c.version}".strip() for c in runnable)
+    print(f"jsondrip engine: {engine}; versions: {versions}")
+    for note in others:
+        print(f"note: {note}")
+    print()
+    best = run(runnable, docs, repeats, min_time, args.gc)
+    table, ok = report(every, best, problems)
+    print(table)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
