@@ -470,8 +470,6 @@ class Machine:
             shown += text
             top[-1] = shown
         self.shown = shown
-        builder.shown_len = len(shown)  # kept for feed_changes, which may follow
-        builder.stale = False
 
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:

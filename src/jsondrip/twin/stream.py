@@ -16,13 +16,26 @@ from .builder import Builder
 from .machine import Machine, MachineError
 
 Chunk = Union[str, bytes, bytearray, memoryview]
+IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
 BOM = codecs.BOM_UTF8
 
 
 class PythonEngine:
     """A parser of one JSON stream, in pure Python."""
 
-    __slots__ = ("at_start", "builder", "closed", "error", "machine", "max_size", "pending")
+    __slots__ = (
+        "at_start",
+        "builder",
+        "closed",
+        "error",
+        "give",
+        "machine",
+        "max_size",
+        "pending",
+        "plain",
+        "read_text",
+        "take",
+    )
 
     def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None:
         self.builder = Builder()
@@ -32,6 +45,16 @@ class PythonEngine:
         self.error: Exception | None = None  # the parser stays failed after any error
         self.closed = False
         self.at_start = True  # nothing read yet: a bytes stream may open with a BOM
+        # One token, taken while a call reads: a second thread gets a clear error instead of
+        # corrupting the state (the native engine gets the same from pyo3's borrow check).
+        # list.pop and list.append are atomic, and cost a third of a Lock's acquire/release.
+        token = [True]
+        self.take = token.pop
+        self.give = token.append
+        self.read_text = self.machine.feed
+        # A str fragment may go straight to the machine: no error, not closed, no size limit,
+        # no bytes held back (updated where any of these changes).
+        self.plain = max_size is None
 
     @property
     def value(self) -> Any:
@@ -44,6 +67,10 @@ class PythonEngine:
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read one fragment and return the changes it made to the value."""
         builder = self.builder
+        open_string = self.machine.open_string()
+        if open_string is not None and not builder.stale:
+            # Plain feeds grow the open string without counting it (the hot path): count now.
+            builder.shown_len = len(open_string)
         builder.changes = changes = []
         try:
             self.feed(chunk, refresh=False)
@@ -59,7 +86,7 @@ class PythonEngine:
     def _raise(self, msg: str, pos: int, doc: str) -> None:
         machine = self.machine
         error = JSONDecodeError(msg, doc, pos, machine.line, pos - machine.line_start + 1)
-        self.error = error
+        self._fail(error)
         raise error
 
     def _check_open(self) -> None:
@@ -80,7 +107,7 @@ class PythonEngine:
         except MachineError as e:
             self._raise(e.msg, e.pos, "")
         except Exception as e:  # a value Python refuses (an int past the digit limit)
-            self.error = e
+            self._fail(e)
             raise
         if over:
             self._raise(f"Document exceeds max_size of {limit} characters", limit, text)
@@ -93,6 +120,7 @@ class PythonEngine:
         if self.at_start:
             if len(data) < 3 and BOM.startswith(data):
                 self.pending = data
+                self.plain = False
                 return ""
             self.at_start = False
             if data.startswith(BOM):
@@ -105,24 +133,41 @@ class PythonEngine:
             self._raise(f"Invalid UTF-8 byte 0x{data[e.start]:02x}", self.machine.offset, "")
             raise  # unreachable: _raise raises
         self.pending = data[used:]
+        self.plain = self.max_size is None and not self.pending and self.error is None
         return text
 
     def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
         """Read one fragment and return the current best-effort value."""
+        try:
+            token = self.take()
+        except IndexError:
+            raise RuntimeError(IN_USE) from None
+        try:
+            if self.plain and type(chunk) is str:
+                # The hot path: a str fragment goes straight to the machine.
+                if self.at_start and chunk:
+                    self.at_start = False
+                try:
+                    self.read_text(chunk)
+                except MachineError as e:
+                    self._raise(e.msg, e.pos, "")
+                except Exception as e:  # a value Python refuses (an int past the digit limit)
+                    self._fail(e)
+                    raise
+            else:
+                self._feed_other(chunk)
+            builder = self.builder
+            if builder.stale and refresh:
+                builder.refresh_string(self.machine.open_string())
+            return builder.root
+        finally:
+            self.give(token)
+
+    def _feed_other(self, chunk: Chunk) -> None:
+        """A fragment off the hot path: bytes, a size limit, bytes held back, or a failure."""
         if self.error is not None or self.closed:
             self._check_open()
-        if type(chunk) is str and self.max_size is None and not self.pending:
-            # The hot path: a str fragment goes straight to the machine.
-            if chunk:
-                self.at_start = False
-            try:
-                self.machine.feed(chunk)
-            except MachineError as e:
-                self._raise(e.msg, e.pos, "")
-            except Exception as e:  # a value Python refuses (an int past the digit limit)
-                self.error = e
-                raise
-        elif isinstance(chunk, str):
+        if isinstance(chunk, str):
             if self.pending:
                 self._decode_rest()
             if chunk:
@@ -133,10 +178,11 @@ class PythonEngine:
         else:
             kind = type(chunk).__name__
             raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
-        builder = self.builder
-        if builder.stale and refresh:
-            builder.refresh_string(self.machine.open_string())
-        return builder.root
+
+    def _fail(self, error: Exception) -> None:
+        """The parser stays failed: every later call raises `error` again."""
+        self.error = error
+        self.plain = False
 
     def _decode_rest(self) -> None:
         """The bytes held back must be whole now: a str or the end follows them."""
@@ -145,6 +191,16 @@ class PythonEngine:
 
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""
+        try:
+            token = self.take()
+        except IndexError:
+            raise RuntimeError(IN_USE) from None
+        try:
+            return self._close()
+        finally:
+            self.give(token)
+
+    def _close(self) -> Any:
         if self.error is not None:
             raise self.error
         if not self.closed:
@@ -155,7 +211,8 @@ class PythonEngine:
             except MachineError as e:
                 self._raise(e.msg, e.pos, "")
             except Exception as e:
-                self.error = e
+                self._fail(e)
                 raise
             self.closed = True
+            self.plain = False
         return self.value
