@@ -175,8 +175,13 @@ pub enum Halt {
 }
 
 impl From<Stop> for Halt {
-    fn from(_: Stop) -> Self {
-        Halt::Stopped
+    fn from(stop: Stop) -> Self {
+        match stop {
+            Stop::Raised => Halt::Stopped,
+            // Only numbers are refused, and those go through `number_halt`, which positions
+            // the error; this is for completeness.
+            Stop::Invalid(msg) => Halt::Syntax(msg.into(), 0),
+        }
     }
 }
 
@@ -357,9 +362,18 @@ impl Machine {
         }
     }
 
-    fn end_number<S: Sink>(&mut self, sink: &mut S) -> Step {
-        sink.atom(self.number_atom())?;
+    fn end_number<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Step {
+        sink.atom(self.number_atom())
+            .map_err(|stop| self.number_halt(stop, chunk))?;
         Ok(self.after_value())
+    }
+
+    /// A sink's refusal of a number, as a syntax error at the number's first character.
+    fn number_halt(&self, stop: Stop, chunk: &[u8]) -> Halt {
+        match stop {
+            Stop::Invalid(msg) => self.syntax(msg, self.resolve(self.token_start, chunk)),
+            Stop::Raised => Halt::Stopped,
+        }
     }
 
     /// The number stopped being one: json reports what follows its longest valid prefix.
@@ -592,7 +606,7 @@ impl Machine {
                         } else if !sub.accepting() {
                             return Err(self.number_error(chunk));
                         } else {
-                            *state = self.end_number(sink)?;
+                            *state = self.end_number(chunk, sink)?;
                         }
                     }
                 }
@@ -680,7 +694,8 @@ impl Machine {
             }
         } else if state == State::Number && self.mode == Mode::Jiter {
             if self.number_state.accepting() {
-                sink.show_tentative(self.number_atom())?;
+                let shown = sink.show_tentative(self.number_atom());
+                shown.map_err(|stop| self.number_halt(stop, b""))?;
             } else {
                 sink.hide_tentative()?;
             }
@@ -699,7 +714,7 @@ impl Machine {
                 // Cut inside a container: the number may be cut too, so it is never shown.
                 return Err(self.syntax(expecting(self.after_value()), end));
             }
-            self.state = self.end_number(sink)?;
+            self.state = self.end_number(b"", sink)?;
         }
         let state = self.state;
         let token_start = self.resolve(self.token_start, b"");

@@ -1,9 +1,15 @@
 //! What the machine tells the value builder. Twin: the method calls on
 //! `src/jsondrip/twin/builder.py`'s `Builder`.
 
-/// The sink could not take an event (in the Python layer: a Python exception is pending).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stop;
+/// Why the sink could not take an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// It failed (in the Python layer: a Python exception is pending).
+    Raised,
+    /// It refuses the value as invalid here (an integer past the interpreter's limit on
+    /// digits): a syntax error at the value's first character, with this message.
+    Invalid(String),
+}
 
 /// Decoded string content: UTF-8, or WTF-8 (lone surrogates encoded as three bytes) when
 /// `surrogates` is set.

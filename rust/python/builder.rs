@@ -84,13 +84,13 @@ fn check(py: Python<'_>, status: i32, b: &mut Builder) -> Result<(), Stop> {
         return Ok(());
     }
     b.error = Some(PyErr::fetch(py));
-    Err(Stop)
+    Err(Stop::Raised)
 }
 
 impl<'py> PySink<'_, 'py> {
     pub(super) fn stop(&mut self, err: PyErr) -> Stop {
         self.b.error = Some(err);
-        Stop
+        Stop::Raised
     }
 
     fn key_ptr(&self) -> *mut ffi::PyObject {
@@ -193,16 +193,41 @@ impl<'py> PySink<'_, 'py> {
         })
     }
 
-    /// An integer too big for i64: CPython parses it (and applies its limit on digits).
+    /// An integer too big for i64: CPython parses it, within its limit on digits (past it, a
+    /// positioned decode error naming the limit, as the issue of hostile input asks).
     fn big_int(&mut self, text: &str) -> Result<Bound<'py, PyAny>, Stop> {
+        let digits = text.trim_start_matches('-').len();
+        if digits > MIN_DIGIT_LIMIT {
+            let limit = self.digit_limit()?;
+            if limit > 0 && digits > limit {
+                return Err(Stop::Invalid(format!(
+                    "Exceeds the limit ({limit} digits) for integer string conversion: value has {digits} digits"
+                )));
+            }
+        }
         let digits = CString::new(text).expect("number text has no NUL");
         // SAFETY: a NUL-terminated string; the result is a new reference or NULL with an
-        // exception set (for instance past sys.get_int_max_str_digits()).
+        // exception set.
         let object = unsafe { ffi::PyLong_FromString(digits.as_ptr(), std::ptr::null_mut(), 10) };
         // SAFETY: as above.
         unsafe { Bound::from_owned_ptr_or_err(self.py, object) }.map_err(|e| self.stop(e))
     }
+
+    /// sys.get_int_max_str_digits(), read at each use (a program may change it), 0: no limit.
+    fn digit_limit(&mut self) -> Result<usize, Stop> {
+        let sys = self.py.import("sys").map_err(|e| self.stop(e))?;
+        match sys.getattr("get_int_max_str_digits") {
+            Ok(get) => get
+                .call0()
+                .and_then(|n| n.extract())
+                .map_err(|e| self.stop(e)),
+            Err(_) => Ok(0), // before Python 3.11: no limit
+        }
+    }
 }
+
+/// CPython's smallest allowed limit on integer digits: shorter integers never reach it.
+const MIN_DIGIT_LIMIT: usize = 640;
 
 impl Sink for PySink<'_, '_> {
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from typing import Any
 
 from .builder import Builder
@@ -132,9 +133,25 @@ class MachineError(Exception):
         self.pos = pos
 
 
-def parse_number(text: str, is_float: bool) -> Any:
-    """The Python value json.loads gives for a complete number's text."""
-    return float(text) if is_float else int(text)
+MIN_DIGIT_LIMIT = 640  # CPython's smallest allowed limit: shorter integers never reach it
+
+
+def parse_number(text: str, is_float: bool, start: int) -> Any:
+    """The Python value json.loads gives for a complete number's text (which starts at
+    `start`), within the interpreter's limit on integer digits."""
+    if is_float:
+        return float(text)
+    digits = len(text) - (text[0] == "-")
+    if digits > MIN_DIGIT_LIMIT:
+        get_limit = getattr(sys, "get_int_max_str_digits", None)  # Python 3.11+
+        limit = get_limit() if get_limit is not None else 0
+        if limit and digits > limit:
+            msg = (
+                f"Exceeds the limit ({limit} digits) for integer string conversion: "
+                f"value has {digits} digits"
+            )
+            raise MachineError(msg, start)
+    return int(text)
 
 
 class Machine:
@@ -220,7 +237,7 @@ class Machine:
 
     def end_number(self) -> int:
         """The number is complete (its next character is not part of it)."""
-        value = parse_number(self.number, self.number_float)
+        value = parse_number(self.number, self.number_float, self.token_start)
         self.number = ""
         self.builder.atom(value)
         return self.after_value()
@@ -473,7 +490,9 @@ class Machine:
 
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:
-            self.builder.show_tentative(parse_number(self.number, self.number_float))
+            self.builder.show_tentative(
+                parse_number(self.number, self.number_float, self.token_start)
+            )
         else:
             self.builder.hide_tentative()
 
