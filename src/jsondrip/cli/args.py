@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import __version__
+from ..bench import cli as _bench
 
 PROG = "jsondrip"
 
@@ -152,6 +153,8 @@ register(
         ".parse_cmd:run",
     )
 )
+
+register(Command("bench", _bench.HELP, _bench.DESCRIPTION, _bench.configure, "..bench.cli:run"))
 
 
 def _common_options(parser: argparse.ArgumentParser, *, top: bool) -> None:

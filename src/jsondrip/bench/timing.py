@@ -1,0 +1,174 @@
+"""Timing with a budget per contender and case; what does not fit is extrapolated or skipped.
+
+A run is timed with ``time.perf_counter``, the garbage collector off (as ``timeit`` does); short
+runs are looped until a measurement lasts ``min_time``; the best of up to ``repeats``
+measurements is kept, as many as fit in the budget (at least one).
+
+A contender predicted to run past the budget is never dropped silently:
+
+- a re-parser costs one independent parse per read, so its reads can be timed one by one: a
+  pilot times 8 reads spread over the stream (in stream order, so the costly late reads come
+  last). If the pilot itself does not fit in half the budget the case is **skipped** and the
+  table says so, with the lower bound the pilot gives. If the whole stream would not fit, every
+  m-th read is timed and the sum scaled by m (**extrapolated**, a stratified sample of the real
+  total, the buffer copy included);
+- an incremental contender is timed on the first 1/16 of the chunks; if the whole stream would
+  not fit, it is timed on two prefixes (p/2 and p chunks) and projected to the whole stream with
+  the growth exponent those two give, clamped to 1..2 (**extrapolated**).
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .contenders import StreamContender
+
+__all__ = ["Timing", "best_time", "clock", "measure_stream", "no_gc"]
+
+PILOT_READS = 8
+
+
+@dataclass
+class Timing:
+    """Seconds for the whole stream, or why there are none."""
+
+    status: str  # measured | extrapolated | skipped | not installed | error
+    seconds: float | None = None
+    note: str = ""
+    runs: int = 0
+    predicted: float | None = None  # skipped: the least the whole stream would have taken
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """The garbage collector off, as ``timeit`` does (``measure_stream`` collects first, once:
+    a full collection per measurement would cost more than many of the measurements)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def clock(run: Callable[[Any], Any], arg: Any, number: int = 1, prefix: bool = False) -> float:
+    """Seconds for ``number`` calls; on a ``prefix`` an end-of-input error is expected."""
+    with no_gc():
+        start = time.perf_counter()
+        for _ in range(number):
+            try:
+                run(arg)
+            except Exception:
+                if not prefix:
+                    raise
+        return time.perf_counter() - start
+
+
+def best_time(
+    run: Callable[[Any], Any], arg: Any, repeats: int, budget: float, min_time: float
+) -> tuple[float, int]:
+    """(best seconds per call, measurements) within ``budget``: at least one call."""
+    first = clock(run, arg)
+    number = max(1, math.ceil(min_time / first)) if first > 0 else 1000
+    best, spent, runs = first, first, 1
+    if number > 1:  # the first call alone is too short to count
+        best, spent = clock(run, arg, number) / number, spent + first * number
+    while runs < repeats and spent + first * number <= budget:
+        elapsed = clock(run, arg, number)
+        spent += elapsed
+        best = min(best, elapsed / number)
+        runs += 1
+    return best, runs
+
+
+def _full(contender: StreamContender, chunks: list[str], repeats: int, budget: float, mt: float):
+    seconds, runs = best_time(contender.run, chunks, repeats, budget, mt)
+    note = "" if runs >= repeats else f"best of {runs} (budget)"
+    return Timing("measured", seconds, note, runs)
+
+
+def _read_times(read: Callable[[str], Any], text: str, ends: list[int], indices: Any) -> float:
+    """Seconds for the reads after the chunks at ``indices``, each with its buffer copy."""
+    total = 0.0
+    with no_gc():
+        for i in indices:
+            start = time.perf_counter()
+            read(text[: ends[i]])
+            total += time.perf_counter() - start
+    return total
+
+
+def _reparse(contender: StreamContender, chunks: list[str], repeats: int, budget: float, mt: float):
+    assert contender.read is not None
+    text = "".join(chunks)
+    ends, total = [], 0
+    for chunk in chunks:
+        total += len(chunk)
+        ends.append(total)
+    n = len(ends)
+    pilot = sorted({int(n * (j + 0.5) / PILOT_READS) for j in range(PILOT_READS)})
+    contender.read(text[: ends[0]])  # warm-up: imports, caches
+    spent = 0.0
+    for done, i in enumerate(pilot, 1):
+        spent += _read_times(contender.read, text, ends, [i])
+        if spent > budget / 2 and done < len(pilot):
+            bound = spent / done * n
+            note = f"over the time budget: more than {_fmt(bound)} predicted"
+            return Timing("skipped", None, note, predicted=bound)
+    estimate = spent / len(pilot) * n
+    if estimate <= budget / 2:
+        return _full(contender, chunks, repeats, budget, mt)
+    step = math.ceil(estimate / (budget / 2))
+    sample = range(step // 2, n, step)
+    if len(sample) <= len(pilot):
+        note = f"{len(pilot)} of {n} reads timed, scaled by {n / len(pilot):.0f}"
+        return Timing("extrapolated", estimate, note)
+    seconds = _read_times(contender.read, text, ends, sample) * n / len(sample)
+    note = f"1 read in {step} timed ({len(sample)} of {n}), scaled by {n / len(sample):.0f}"
+    return Timing("extrapolated", seconds, note)
+
+
+def _prefix_projection(
+    contender: StreamContender, chunks: list[str], budget: float, pilot: float, pilot_len: int
+) -> Timing:
+    n = len(chunks)
+    p, t_p = pilot_len, pilot
+    while p * 2 <= n // 2 and t_p * 4 < budget / 4:  # a prefix costing ~1/4 of the budget
+        p *= 2
+        t_p = clock(contender.run, chunks[:p], prefix=True)
+    t_half = clock(contender.run, chunks[: max(1, p // 2)], prefix=True)
+    exponent = min(2.0, max(1.0, math.log2(t_p / t_half))) if t_half > 0 else 1.0
+    seconds = t_p * (n / p) ** exponent
+    note = f"first {p} of {n} chunks timed, growth exponent {exponent:.2f}"
+    return Timing("extrapolated", seconds, note)
+
+
+def measure_stream(
+    contender: StreamContender, chunks: list[str], repeats: int, budget: float, min_time: float
+) -> Timing:
+    """Time ``contender`` reading the value after every chunk, within ``budget`` seconds."""
+    if contender.missing:
+        return Timing(contender.missing)
+    gc.collect()
+    try:
+        if not contender.incremental:
+            return _reparse(contender, chunks, repeats, budget, min_time)
+        pilot_len = max(1, len(chunks) // 16)
+        clock(contender.run, chunks[:pilot_len], prefix=True)  # warm-up: imports, caches
+        pilot = clock(contender.run, chunks[:pilot_len], prefix=True)
+        if pilot * len(chunks) / pilot_len > budget / 2 and pilot_len < len(chunks):
+            return _prefix_projection(contender, chunks, budget, pilot, pilot_len)
+        return _full(contender, chunks, repeats, budget, min_time)
+    except Exception as exc:  # a broken contender is reported, not fatal
+        return Timing("error", None, f"{type(exc).__name__}: {exc}")
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds:.3g} s" if seconds >= 1 else f"{seconds * 1e3:.3g} ms"
