@@ -1,0 +1,101 @@
+"""The fuzzers, for a few seconds each: the cargo-fuzz targets of the Rust core and the
+atheris harness of the Python API (both backends). The long runs are `fuzz/run.sh [seconds]`
+(docs/hostile.md). Each skips, saying why, where its tool is not installed.
+
+The cargo-fuzz build goes to a target folder outside the work tree
+($JSONDRIP_FUZZ_TARGET_DIR, default ~/.cache/jsondrip-fuzz-target), so it is built once per
+machine, not once per clone; a first build takes a few minutes and is not counted here: the
+test skips if the targets are not built yet and `JSONDRIP_FUZZ_BUILD=1` is not set.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FUZZ = ROOT / "fuzz"
+SECONDS = 3
+TARGETS = ("stream_split", "differential", "scanner_vs_machine")
+TARGET_DIR = Path(
+    os.environ.get("JSONDRIP_FUZZ_TARGET_DIR", Path.home() / ".cache" / "jsondrip-fuzz-target")
+)
+
+
+def _cargo_fuzz() -> list[str]:
+    """The cargo command that runs cargo-fuzz (nightly if installed, else RUSTC_BOOTSTRAP)."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed; the long runs are documented in docs/hostile.md")
+    found = subprocess.run(["cargo", "fuzz", "--version"], capture_output=True, text=True)
+    if found.returncode != 0:
+        pytest.skip("cargo-fuzz is not installed (`cargo install cargo-fuzz`)")
+    toolchains = subprocess.run(["rustup", "toolchain", "list"], capture_output=True, text=True)
+    if "nightly" in toolchains.stdout:
+        return ["cargo", "+nightly", "fuzz"]
+    return ["cargo", "fuzz"]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET_DIR), RUSTC_BOOTSTRAP="1")
+    env.pop("RUSTFLAGS", None)
+    return env
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_cargo_fuzz_target_runs_clean(target: str, tmp_path: Path) -> None:
+    """A few seconds of one cargo-fuzz target from the committed seeds: no finding."""
+    cargo = _cargo_fuzz()
+    binary = TARGET_DIR / "x86_64-unknown-linux-gnu" / "release" / target
+    if not binary.exists() and os.environ.get("JSONDRIP_FUZZ_BUILD") != "1":
+        pytest.skip(f"{binary} is not built: run fuzz/run.sh once, or set JSONDRIP_FUZZ_BUILD=1")
+    run = subprocess.run(
+        [
+            *cargo,
+            "run",
+            target,
+            str(tmp_path),
+            str(FUZZ / "seeds"),
+            "--",
+            f"-max_total_time={SECONDS}",
+            "-max_len=4096",
+            "-timeout=60",
+            f"-artifact_prefix={tmp_path}/",
+        ],
+        cwd=FUZZ,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "Done " in run.stderr, run.stderr[-3000:]
+
+
+def test_atheris_harness_runs_clean(tmp_path: Path) -> None:
+    """A few seconds of the atheris harness from the committed seeds: no finding."""
+    if importlib.util.find_spec("atheris") is None:
+        pytest.skip("atheris is not installed (`pip install atheris`)")
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(FUZZ / "atheris_parser.py"),
+            str(tmp_path),
+            str(FUZZ / "seeds"),
+            f"-max_total_time={SECONDS}",
+            "-max_len=4096",
+            "-timeout=60",
+            f"-artifact_prefix={tmp_path}/",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "Done " in run.stderr, run.stderr[-3000:]
