@@ -161,6 +161,33 @@ def test_jiter_table_is_what_jiter_gives(case: tuple[list[Chunk], list[Any]]) ->
         assert same(got, want), (prefix, got, want)
 
 
+LONG_FLOATS = [
+    "[0." + "1" * 1200 + "]",
+    "[1e" + "0" * 300 + "1]",
+    "[-" + "7" * 900 + ".25e-5]",
+    "[9007199254740993" + "0" * 900 + "1]",  # halfway between two doubles, then a 1
+    '{"a": -0.' + "0" * 100 + "123e" + "9" * 40 + "}",
+    "[12" + "3" * 50 + "e+" + "1" * 5 + ", 0.0e-" + "9" * 40 + "]",
+]
+
+
+@pytest.mark.parametrize("doc", LONG_FLOATS, ids=range(len(LONG_FLOATS)))
+def test_jiter_mode_long_floats_are_jiters_at_every_byte(backend: str, doc: str) -> None:
+    """A long float shown while it arrives is read through a digest of its digits, not
+    converted whole at every feed (docs/hostile.md): the value must still be jiter's."""
+    jiter = pytest.importorskip("jiter")
+    data = doc.encode()
+    parser = jsondrip.Parser(mode="jiter", backend=backend)
+    for end in range(1, len(data) + 1):
+        got = snapshot(parser.feed(data[end - 1 : end]))
+        try:
+            want = jiter.from_json(data[:end], partial_mode="trailing-strings")
+        except ValueError:
+            want = MISSING
+        assert same(got, want), (end, got, want)
+    assert same(parser.close(), json.loads(doc))
+
+
 @pytest.mark.parametrize("mode", ["stable", "jiter"])
 @pytest.mark.parametrize("case", CLOSE, ids=lambda c: repr(c[0]))
 def test_close_gives_json_value(backend: str, mode: str, case: tuple[str, Any]) -> None:
@@ -273,6 +300,8 @@ def test_error_stays(backend: str) -> None:
         parser.close()
     assert error_tuple(at_close.value) == expected
     assert parser.done is False
+    # Each raise is a new exception: one object raised again would grow its traceback.
+    assert len({id(first.value), id(again.value), id(at_close.value)}) == 3
 
 
 def test_error_is_json_decode_error(backend: str) -> None:

@@ -20,8 +20,7 @@ use common::*;
 const SCAN_DEPTH: usize = 2000;
 
 /// A string as the Python builder makes it: ASCII as is, else decoded (invalid UTF-8 bails;
-/// surrogates encoded in UTF-8, which Python's surrogatepass decoder would take, are left out
-/// here: the machine reads bytes as strict UTF-8, see docs/hostile.md).
+/// surrogates, escaped or encoded in UTF-8, come as WTF-8, as the machine gives them).
 fn text(t: Text) -> Result<Vec<u8>, Bail> {
     if t.ascii {
         assert!(

@@ -7,7 +7,11 @@
 
 use std::borrow::Cow;
 
+use super::number::NumberDigest;
 use super::sink::{Atom, Sink, Stop, Str};
+
+/// jiter mode shows a float longer than this through its digest, not its whole text.
+const LONG_NUMBER: usize = 32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum State {
@@ -219,6 +223,8 @@ pub struct Machine {
     number_state: Num,
     number_float: bool,
     number_valid: usize,
+    /// jiter mode: the value of a long float still arriving, read once.
+    number_digest: NumberDigest,
     literal: &'static [u8],
     literal_len: usize,
 }
@@ -249,6 +255,7 @@ impl Machine {
             number_state: Num::Minus,
             number_float: false,
             number_valid: 0,
+            number_digest: NumberDigest::default(),
             literal: b"",
             literal_len: 0,
         }
@@ -322,6 +329,7 @@ impl Machine {
                 self.token_start = Mark::Byte(i);
                 self.number.clear();
                 self.number.push(b);
+                self.number_digest.reset();
                 (self.number_state, self.number_valid) = match b {
                     b'-' => (Num::Minus, 0),
                     b'0' => (Num::Zero, 1),
@@ -694,7 +702,12 @@ impl Machine {
             }
         } else if state == State::Number && self.mode == Mode::Jiter {
             if self.number_state.accepting() {
-                let shown = sink.show_tentative(self.number_atom());
+                let shown = if self.number_float && self.number.len() > LONG_NUMBER {
+                    let short = self.number_digest.short_text(&self.number);
+                    sink.show_tentative(Atom::Float(&short))
+                } else {
+                    sink.show_tentative(self.number_atom())
+                };
                 shown.map_err(|stop| self.number_halt(stop, b""))?;
             } else {
                 sink.hide_tentative()?;

@@ -1,6 +1,7 @@
 //! The parser core: no Python here, so `cargo test` needs no interpreter.
 //!
 //! - [`machine`]: the state machine over complete code points (twin: `src/jsondrip/twin/machine.py`).
+//! - [`number`]: a long number shown while it arrives, read once (jiter mode).
 //! - [`stream`]: bytes in any chunking (UTF-8 decoding, BOM, `max_size`, sticky errors).
 //! - [`sink`]: the events the machine emits, implemented by whoever builds values.
 //! - [`value`]: a plain Rust value tree built from those events.
@@ -8,6 +9,7 @@
 
 pub mod error;
 pub mod machine;
+pub mod number;
 pub mod scanner;
 pub mod sink;
 pub mod stream;

@@ -150,22 +150,18 @@ impl Stream {
                 self.machine.bom_skipped = true;
             }
         }
-        match std::str::from_utf8(data) {
-            Ok(_) => self.read(data, false, sink),
-            Err(e) => {
-                let valid = e.valid_up_to();
-                match e.error_len() {
-                    None => {
-                        // An incomplete code point at the end: hold it back.
-                        self.pending = data[valid..].to_vec();
-                        self.read(&data[..valid], false, sink)
-                    }
-                    Some(_) => {
-                        self.read(&data[..valid], false, sink)?;
-                        let msg = format!("Invalid UTF-8 byte 0x{:02x}", data[valid]);
-                        Err(self.fail(msg, self.machine.offset))
-                    }
-                }
+        let (valid, surrogates, end) = scan_wtf8(data);
+        match end {
+            End::Whole => self.read(data, surrogates, sink),
+            End::Incomplete => {
+                // A code point cut at the end of the fragment: hold it back.
+                self.pending = data[valid..].to_vec();
+                self.read(&data[..valid], surrogates, sink)
+            }
+            End::Invalid => {
+                self.read(&data[..valid], surrogates, sink)?;
+                let msg = format!("Invalid UTF-8 byte 0x{:02x}", data[valid]);
+                Err(self.fail(msg, self.machine.offset))
             }
         }
     }
@@ -196,5 +192,73 @@ impl Stream {
         }
         self.closed = true;
         Ok(())
+    }
+}
+
+/// How a fragment of bytes ends, after its longest valid prefix.
+#[derive(Debug, PartialEq, Eq)]
+enum End {
+    Whole,
+    /// A code point cut by the end of the fragment.
+    Incomplete,
+    /// A byte that no continuation can make valid.
+    Invalid,
+}
+
+/// The longest prefix of `data` that is UTF-8 with surrogates allowed (what Python's
+/// `bytes.decode("utf-8", "surrogatepass")`, and so `json.loads`, reads), whether it holds a
+/// surrogate (then it is WTF-8-like and the machine must be told), and how `data` ends.
+fn scan_wtf8(data: &[u8]) -> (usize, bool, End) {
+    let mut start = 0;
+    let mut surrogates = false;
+    loop {
+        let rest = &data[start..];
+        let error = match std::str::from_utf8(rest) {
+            Ok(_) => return (data.len(), surrogates, End::Whole),
+            Err(error) => error,
+        };
+        let at = start + error.valid_up_to();
+        let tail = &data[at..];
+        // ED A0..BF 80..BF encodes U+D800..U+DFFF, which strict UTF-8 refuses.
+        let surrogate_lead = tail.len() >= 2 && tail[0] == 0xED && (0xA0..=0xBF).contains(&tail[1]);
+        if surrogate_lead && tail.len() >= 3 && (0x80..=0xBF).contains(&tail[2]) {
+            surrogates = true;
+            start = at + 3;
+            continue;
+        }
+        let cut = error.error_len().is_none() || (surrogate_lead && tail.len() == 2);
+        return (
+            at,
+            surrogates,
+            if cut { End::Incomplete } else { End::Invalid },
+        );
+    }
+}
+
+#[cfg(test)]
+mod wtf8_tests {
+    use super::{scan_wtf8, End};
+
+    #[test]
+    fn surrogates_encoded_in_utf8_are_read_as_python_reads_them() {
+        assert_eq!(scan_wtf8(b"a\xed\xa0\x80b"), (5, true, End::Whole));
+        assert_eq!(
+            scan_wtf8(b"\xed\xa0\xbd\xed\xb8\x80"),
+            (6, true, End::Whole)
+        );
+        assert_eq!(scan_wtf8("é".as_bytes()), (2, false, End::Whole));
+    }
+
+    #[test]
+    fn a_cut_surrogate_waits_and_a_broken_one_is_invalid() {
+        assert_eq!(scan_wtf8(b"a\xed"), (1, false, End::Incomplete));
+        assert_eq!(scan_wtf8(b"a\xed\xa2"), (1, false, End::Incomplete));
+        assert_eq!(
+            scan_wtf8(b"\xed\xa0\x80\xed\xbf"),
+            (3, true, End::Incomplete)
+        );
+        assert_eq!(scan_wtf8(b"a\xed\xa0A"), (1, false, End::Invalid));
+        assert_eq!(scan_wtf8(b"a\xc0\x80"), (1, false, End::Invalid));
+        assert_eq!(scan_wtf8(b"a\xff"), (1, false, End::Invalid));
     }
 }

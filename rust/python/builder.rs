@@ -306,10 +306,17 @@ impl Sink for PySink<'_, '_> {
                         .get(len..)
                         .expect("strings only grow"),
                 );
-                // SAFETY: both are live str objects; Concat returns a new reference or NULL
-                // with an exception set.
-                let joined = unsafe { ffi::PyUnicode_Concat(previous.as_ptr(), delta.as_ptr()) };
-                // SAFETY: as above.
+                // The slot lets go of the string first: holding its only reference,
+                // PyUnicode_Append grows it in place (amortized, as CPython's `s += t`), so
+                // the growth costs the fragment, not the whole string. A string the reader
+                // still holds is copied, as it must be. Twin: `Machine.show_string`.
+                self.replace(self.py.None().into_bound(self.py))?;
+                let mut joined = previous.into_ptr();
+                // SAFETY: `joined` is an owned reference to a str and `delta` a live str;
+                // Append replaces `joined` by a new owned reference, or NULL with an exception
+                // set, releasing the old one either way.
+                unsafe { ffi::PyUnicode_Append(&mut joined, delta.as_ptr()) };
+                // SAFETY: an owned reference or NULL, as above.
                 let joined = unsafe { Bound::from_owned_ptr_or_err(self.py, joined) }
                     .map_err(|e| self.stop(e))?;
                 self.replace(joined.clone())?;

@@ -5,6 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
+use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
 use crate::core::{Failure, Mode, ParseError, Stream};
@@ -30,29 +31,63 @@ fn decode_error(py: Python<'_>, e: &ParseError) -> PyErr {
     }
 }
 
+/// Why a stream failed, kept to raise again on every later call. Each raise is a fresh
+/// exception: one object raised again and again would grow its traceback at every raise, and
+/// its traceback holds the caller's frame, which holds the parser (a cycle).
+enum Failed {
+    /// Invalid JSON: the core's error, turned into a new `JSONDecodeError` each time.
+    Invalid(ParseError),
+    /// A Python exception (say MemoryError) that stopped the builder: a copy taken before the
+    /// first raise, copied again at each raise (`__traverse__` lets the collector see it).
+    Raised(Py<PyAny>),
+}
+
+impl Failed {
+    fn raise(&self, py: Python<'_>) -> PyErr {
+        match self {
+            Failed::Invalid(e) => decode_error(py, e),
+            Failed::Raised(exception) => PyErr::from_value(fresh_copy(exception.bind(py))),
+        }
+    }
+}
+
+/// `copy.copy(exception)`: the same type and arguments, no traceback; the exception itself
+/// where it cannot be copied.
+fn fresh_copy<'py>(exception: &Bound<'py, PyAny>) -> Bound<'py, PyAny> {
+    let py = exception.py();
+    py.import("copy")
+        .and_then(|copy| copy.call_method1("copy", (exception,)))
+        .unwrap_or_else(|_| exception.clone())
+}
+
 /// The native engine of one stream. Use it through `jsondrip.Parser`.
 #[pyclass(module = "jsondrip._native")]
 pub struct NativeEngine {
     stream: Stream,
     builder: Builder,
-    error: Option<PyErr>,
+    failed: Option<Failed>,
 }
 
 impl NativeEngine {
     fn failed(&mut self, py: Python<'_>, failure: Failure) -> PyErr {
-        let err = match failure {
-            Failure::Invalid(e) => decode_error(py, &e),
-            Failure::Stopped => self
-                .builder
-                .error
-                .take()
-                .expect("a stopped sink keeps its error"),
-            Failure::Closed => {
-                return PyValueError::new_err("the parser is closed: feed() after close()")
+        match failure {
+            Failure::Invalid(e) => {
+                let err = decode_error(py, &e);
+                self.failed = Some(Failed::Invalid(e));
+                err
             }
-        };
-        self.error = Some(err.clone_ref(py));
-        err
+            Failure::Stopped => {
+                let err = self
+                    .builder
+                    .error
+                    .take()
+                    .expect("a stopped sink keeps its error");
+                let kept = fresh_copy(err.value(py)).unbind();
+                self.failed = Some(Failed::Raised(kept));
+                err
+            }
+            Failure::Closed => PyValueError::new_err("the parser is closed: feed() after close()"),
+        }
     }
 
     /// The value, a string slot left stale by change mode brought up to date first.
@@ -75,8 +110,8 @@ impl NativeEngine {
     }
 
     fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
-        match &self.error {
-            Some(err) => Err(err.clone_ref(py)),
+        match &self.failed {
+            Some(failed) => Err(failed.raise(py)),
             None => Ok(()),
         }
     }
@@ -99,8 +134,21 @@ impl NativeEngine {
         Ok(NativeEngine {
             stream: Stream::new(mode, max_depth, max_size),
             builder: Builder::new(),
-            error: None,
+            failed: None,
         })
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Some(Failed::Raised(exception)) = &self.failed {
+            visit.call(exception)?;
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        if let Some(Failed::Raised(_)) = &self.failed {
+            self.failed = None;
+        }
     }
 
     /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value.

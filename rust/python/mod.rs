@@ -10,7 +10,11 @@ mod loads;
 use pyo3::prelude::*;
 
 /// The native backend of jsondrip (the Rust core). Use it through `jsondrip.Parser`.
-#[pymodule]
+///
+/// `gil_used = true`: on a free-threaded interpreter the import turns the GIL back on, so the
+/// extension runs as on a regular build. Running without it is not claimed: no free-threaded
+/// build has been available to test it (docs/hostile.md).
+#[pymodule(gil_used = true)]
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;

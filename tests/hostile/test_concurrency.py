@@ -65,10 +65,12 @@ def test_parser_fed_from_two_threads_is_serialized_or_refuses(backend: str) -> N
     refusal = "Already borrowed" if backend == "native" else IN_USE
     value, errors = _feed_from_two_threads(Parser(backend=backend))
     assert set(errors) <= {f"a: {refusal}", f"b: {refusal}"}
-    assert Counter(value[:-1]) == {
+    accepted = {
         "aaaaaaaa": ROUNDS - errors[f"a: {refusal}"],
         "bbbbbbbb": ROUNDS - errors[f"b: {refusal}"],
     }
+    # One thread may be refused every time (the other held the parser at each switch).
+    assert Counter(value[:-1]) == {token: n for token, n in accepted.items() if n}
     assert value[-1] == 0
 
 
@@ -205,11 +207,11 @@ FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
 @pytest.mark.skipif(not FREE_THREADED, reason="not a free-threaded (3.13t+) interpreter")
-def test_free_threaded_python_keeps_the_gil_off() -> None:
-    """The extension does not ask for the GIL (pyo3 0.30's default, `gil_used = false`): on a
-    free-threaded interpreter it stays off after the import, and the tests above (a parser fed
-    from two threads, parsers in eight threads) then run truly in parallel. Untested on this
-    project's machines, which have no free-threaded build (docs/hostile.md)."""
+def test_free_threaded_python_gets_the_gil_back() -> None:
+    """The extension asks for the GIL (`gil_used = true` in rust/python/mod.rs): on a
+    free-threaded interpreter the import turns it back on (with the interpreter's warning),
+    so the native backend runs serialized exactly as the tests above check. Running it without
+    the GIL is not claimed (docs/hostile.md)."""
     import jsondrip._native  # noqa: F401
 
-    assert not sys._is_gil_enabled()  # type: ignore[attr-defined]
+    assert sys._is_gil_enabled()  # type: ignore[attr-defined]

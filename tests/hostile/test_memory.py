@@ -149,18 +149,11 @@ def test_consumed_input_is_not_kept(backend: str, opening: str, unit: str) -> No
 
 
 @needs_proc
-def test_a_failed_parser_fed_again_stays_flat(backend: str, request: pytest.FixtureRequest) -> None:
+def test_a_failed_parser_fed_again_stays_flat(backend: str) -> None:
     """Feeding a failed parser again and again (a server retrying) raises the same error each
-    time without keeping anything: not a traceback that grows by a few frames per call (the
-    twin's today, which also keeps every chunk fed to it alive through those frames)."""
-    if backend == "python":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="needs twin change: it re-raises one stored exception, whose traceback"
-                " grows at every raise",
-            )
-        )
+    time without keeping anything: not a traceback that grows by a few frames per call (one
+    exception object raised again and again would, keeping every chunk fed alive through
+    those frames)."""
     parser = Parser(backend=backend)
     with pytest.raises(JSONDecodeError):
         parser.feed("x")
@@ -186,21 +179,11 @@ def _fail_in_own_frame(backend: str, doc: str) -> None:
 
 
 @pytest.mark.parametrize("doc", ["x", "[[1, 2", '{"a": [1, "x" 2]'])
-def test_failed_parses_in_their_own_frames_are_freed(
-    backend: str, doc: str, request: pytest.FixtureRequest
-) -> None:
-    """A parser that raised, in a function that returned, is freed with its value. Today the
-    native engine keeps the error it raised, whose traceback keeps the caller's frame, which
-    keeps the parser: a cycle through a class without garbage-collector support, never freed
-    (about 1 KB and every object of the value, per failed parse)."""
-    if backend == "native":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="needs native change: NativeEngine keeps its raised exception in a cycle"
-                " the garbage collector cannot see (no __traverse__/__clear__)",
-            )
-        )
+def test_failed_parses_in_their_own_frames_are_freed(backend: str, doc: str) -> None:
+    """A parser that raised, in a function that returned, is freed with its value: an engine
+    that kept the exception it raised would keep, through its traceback, the caller's frame,
+    which keeps the parser (a cycle; never freed without garbage-collector support in the
+    native class)."""
     for _ in range(100):
         _fail_in_own_frame(backend, doc)
     gc.collect()

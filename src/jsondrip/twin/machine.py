@@ -29,6 +29,7 @@ import sys
 from typing import Any
 
 from .builder import Builder
+from .number import NumberDigest
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
 VALUE = 0
@@ -105,6 +106,8 @@ def _number_table() -> dict[tuple[int, str], int]:
 NUMBER_NEXT = _number_table()
 """(sub-state, character) -> sub-state; a missing entry ends the number."""
 
+LONG_NUMBER = 32
+"""jiter mode shows a float longer than this through its digest, not its whole text."""
 LITERALS = {"t": "true", "f": "false", "n": "null", "N": "NaN", "I": "Infinity"}
 LITERAL_VALUES: dict[str, Any] = {
     "true": True,
@@ -176,7 +179,11 @@ class Machine:
         self.hex = ""  # hex digits of a \u escape so far
         self.high = 0  # a high surrogate waiting for its low half, or 0
         self.escape_end = -1  # position just after the last \u escape
-        self.number = ""  # number text so far
+        # The number's text so far, in pieces (a str grown by += on an attribute is copied at
+        # every append: quadratic in a long number fed a byte at a time).
+        self.number: list[str] = []
+        self.number_len = 0
+        self.number_digest = NumberDigest()  # jiter mode: a long float shown while it arrives
         self.number_state = N_MINUS
         self.number_float = False
         self.number_valid = 0  # length of the longest prefix that is a number
@@ -212,7 +219,9 @@ class Machine:
             return OBJECT_FIRST if is_object else ARRAY_FIRST
         if c == "-" or "0" <= c <= "9":
             self.token_start = pos
-            self.number = c
+            self.number = [c]
+            self.number_len = 1
+            self.number_digest.reset()
             if c == "-":
                 self.number_state, self.number_valid = N_MINUS, 0
             else:
@@ -237,8 +246,8 @@ class Machine:
 
     def end_number(self) -> int:
         """The number is complete (its next character is not part of it)."""
-        value = parse_number(self.number, self.number_float, self.token_start)
-        self.number = ""
+        value = parse_number("".join(self.number), self.number_float, self.token_start)
+        self.number = []
         self.builder.atom(value)
         return self.after_value()
 
@@ -378,9 +387,10 @@ class Machine:
                         sub = nxt
                         k += 1
                         if NUMBER_ACCEPTING[sub]:
-                            self.number_valid = len(self.number) + k - i
+                            self.number_valid = self.number_len + k - i
                     if k > i:
-                        self.number += text[i:k]
+                        self.number.append(text[i:k])
+                        self.number_len += k - i
                     self.number_state = sub
                     if sub >= N_DOT:
                         self.number_float = True
@@ -490,9 +500,11 @@ class Machine:
 
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:
-            self.builder.show_tentative(
-                parse_number(self.number, self.number_float, self.token_start)
-            )
+            if self.number_float and self.number_len > LONG_NUMBER:
+                text = self.number_digest.short_text(self.number)
+            else:  # short, or an integer (at most the interpreter's limit on digits)
+                text = "".join(self.number)
+            self.builder.show_tentative(parse_number(text, self.number_float, self.token_start))
         else:
             self.builder.hide_tentative()
 

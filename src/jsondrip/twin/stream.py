@@ -8,6 +8,7 @@ the start of a bytes stream), enforces `max_size`, and keeps the parser failed a
 from __future__ import annotations
 
 import codecs
+import copy
 from typing import Any, Union
 
 from .._changes import Change
@@ -18,6 +19,15 @@ from .machine import Machine, MachineError
 Chunk = Union[str, bytes, bytearray, memoryview]
 IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
 BOM = codecs.BOM_UTF8
+
+
+def fresh_copy(error: Exception) -> Exception:
+    """The same exception without a traceback: raising one object again and again would grow
+    its traceback at every raise (the native engine does the same)."""
+    try:
+        return copy.copy(error)
+    except Exception:  # an exception that cannot be rebuilt from its arguments
+        return error
 
 
 class PythonEngine:
@@ -91,7 +101,7 @@ class PythonEngine:
 
     def _check_open(self) -> None:
         if self.error is not None:
-            raise self.error
+            raise fresh_copy(self.error)
         if self.closed:
             raise ValueError("the parser is closed: feed() after close()")
 
@@ -127,9 +137,9 @@ class PythonEngine:
                 data = data[3:]
                 self.machine.bom_skipped = True
         try:
-            text, used = codecs.utf_8_decode(data, "strict", False)
+            text, used = codecs.utf_8_decode(data, "surrogatepass", False)
         except UnicodeDecodeError as e:
-            self._read(codecs.utf_8_decode(data[: e.start], "strict", True)[0])
+            self._read(codecs.utf_8_decode(data[: e.start], "surrogatepass", True)[0])
             self._raise(f"Invalid UTF-8 byte 0x{data[e.start]:02x}", self.machine.offset, "")
             raise  # unreachable: _raise raises
         self.pending = data[used:]
@@ -180,8 +190,8 @@ class PythonEngine:
             raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
 
     def _fail(self, error: Exception) -> None:
-        """The parser stays failed: every later call raises `error` again."""
-        self.error = error
+        """The parser stays failed: every later call raises a copy of `error`."""
+        self.error = fresh_copy(error)
         self.plain = False
 
     def _decode_rest(self) -> None:
@@ -202,7 +212,7 @@ class PythonEngine:
 
     def _close(self) -> Any:
         if self.error is not None:
-            raise self.error
+            raise fresh_copy(self.error)
         if not self.closed:
             if self.pending:
                 self._decode_rest()
