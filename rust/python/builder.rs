@@ -307,9 +307,10 @@ impl Sink for PySink<'_, '_> {
                         .expect("strings only grow"),
                 );
                 // The slot lets go of the string first: holding its only reference,
-                // PyUnicode_Append grows it in place (amortized, as CPython's `s += t`), so
-                // the growth costs the fragment, not the whole string. A string the reader
-                // still holds is copied, as it must be. Twin: `Machine.show_string`.
+                // PyUnicode_Append resizes it in place (a realloc, as CPython's `s += t`,
+                // which the allocator mostly does without copying), so the growth costs the
+                // fragment, not the whole string. A string the reader still holds is copied,
+                // as it must be. Twin: `Machine.show_string`.
                 self.replace(self.py.None().into_bound(self.py))?;
                 let mut joined = previous.into_ptr();
                 // SAFETY: `joined` is an owned reference to a str and `delta` a live str;

@@ -159,6 +159,18 @@ class Builder:
             self._insert(text)
         self.string_shown = not complete
 
+    def grow_string(self, delta: str) -> None:
+        """Change mode: the open string, already shown, grows by `delta` (recorded as an
+        "append"); its slot waits for `refresh_string`. The native builder's `string` does
+        this itself, slicing the machine's buffer; the twin's machine hands over the delta."""
+        if delta:
+            path = self.open_path
+            if path is None:
+                path = self.open_path = self._slot(False)
+            self.changes.append(_change(("append", path, delta)))  # type: ignore[union-attr]
+        self.shown_len += len(delta)
+        self.stale = True
+
     def refresh_string(self, text: str) -> None:
         """Bring the open string's slot up to date (change mode defers it until read)."""
         if self.stale:

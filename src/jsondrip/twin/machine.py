@@ -174,6 +174,9 @@ class Machine:
         self.token_start = 0  # position of its first character
         self.in_key = False
         self.shown = ""  # string content already shown (flushed)
+        # Change mode: content recorded as changes since, not yet joined into `shown` (only a
+        # read joins it; growing `shown` at every flush could copy it every time).
+        self.recorded: list[str] = []
         self.parts: list[str] = []  # string content read since (decoded)
         self.string_dirty = False  # the string value grew since the last flush
         self.hex = ""  # hex digits of a \u escape so far
@@ -207,6 +210,7 @@ class Machine:
             self.token_start = pos
             self.in_key = False
             self.shown = ""
+            self.recorded = []
             self.parts = []
             self.string_dirty = True
             return STRING
@@ -315,7 +319,7 @@ class Machine:
                     i = j + 1
                     if c == '"':
                         parts = self.parts
-                        state = self.end_string(self.shown + "".join(parts))
+                        state = self.end_string(self._shown() + "".join(parts))
                         self.parts = []
                     elif c == "\\":
                         char = ESCAPES.get(text[i]) if i < n else None
@@ -365,6 +369,7 @@ class Machine:
                             self.token_start = pos
                             self.in_key = True
                             self.shown = ""
+                            self.recorded = []
                             self.parts = []
                             state = STRING
                         elif c == "}" and state == OBJECT_FIRST:
@@ -458,8 +463,15 @@ class Machine:
     def open_string(self) -> str | None:
         """The content of the string value still open, or None."""
         if STRING <= self.state <= SURROGATE_U and not self.in_key:
-            return self.shown + "".join(self.parts)
+            return self._shown() + "".join(self.parts)
         return None
+
+    def _shown(self) -> str:
+        """The content shown so far, the pieces recorded in change mode joined once."""
+        if self.recorded:
+            self.shown += "".join(self.recorded)
+            self.recorded = []
+        return self.shown
 
     def show_string(self, text: str) -> None:
         """The string value still open grows by `text` (read since the last flush).
@@ -474,11 +486,8 @@ class Machine:
         self.string_dirty = False
         if builder.changes is not None and builder.string_shown:
             # Change mode records only `text`; the slot is refreshed when the value is read.
-            shown = self.shown
-            self.shown = ""
-            shown += text
-            self.shown = shown
-            builder.string(shown, False)
+            self.recorded.append(text)
+            builder.grow_string(text)
             return
         if not builder.string_shown or not containers:
             self.shown += text

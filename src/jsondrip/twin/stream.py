@@ -77,10 +77,11 @@ class PythonEngine:
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read one fragment and return the changes it made to the value."""
         builder = self.builder
-        open_string = self.machine.open_string()
-        if open_string is not None and not builder.stale:
-            # Plain feeds grow the open string without counting it (the hot path): count now.
-            builder.shown_len = len(open_string)
+        if not builder.stale:  # stale: the changes so far have counted it already
+            open_string = self.machine.open_string()
+            if open_string is not None:
+                # Plain feeds grow the open string without counting it (the hot path).
+                builder.shown_len = len(open_string)
         builder.changes = changes = []
         try:
             self.feed(chunk, refresh=False)
