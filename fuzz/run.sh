@@ -19,8 +19,9 @@ suite="${JSONDRIP_CORPUS:-$here/../../shared/corpus}/jsontestsuite"
 if [ -d "$suite" ]; then
     seeds+=("$suite")
 fi
-# The same build folder as tests/hostile/test_fuzz_smoke.py: built once per machine.
-export CARGO_TARGET_DIR="${JSONDRIP_FUZZ_TARGET_DIR:-$HOME/.cache/jsondrip-fuzz-target}"
+# The same build folder as tests/hostile/test_fuzz_smoke.py: one per checkout, built once.
+checkout="$(printf %s "$(cd "$here/.." && pwd -P)" | sha1sum | cut -c1-12)"
+export CARGO_TARGET_DIR="${JSONDRIP_FUZZ_TARGET_DIR:-$HOME/.cache/jsondrip-fuzz-target/$checkout}"
 toolchain=()
 if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     toolchain=(+nightly)

@@ -3,13 +3,15 @@ atheris harness of the Python API (both backends). The long runs are `fuzz/run.s
 (docs/hostile.md). Each skips, saying why, where its tool is not installed.
 
 The cargo-fuzz build goes to a target folder outside the work tree
-($JSONDRIP_FUZZ_TARGET_DIR, default ~/.cache/jsondrip-fuzz-target), so it is built once per
-machine, not once per clone; a first build takes a few minutes and is not counted here: the
-test skips if the targets are not built yet and `JSONDRIP_FUZZ_BUILD=1` is not set.
+($JSONDRIP_FUZZ_TARGET_DIR, default ~/.cache/jsondrip-fuzz-target/<checkout>, one per
+checkout path), so it is built once per checkout, not at every run; a first build takes a
+minute or two and is not counted here: the test skips if the targets are not built yet and
+`JSONDRIP_FUZZ_BUILD=1` (which `.ci/run` sets) is not set.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import shutil
@@ -23,8 +25,14 @@ ROOT = Path(__file__).resolve().parents[2]
 FUZZ = ROOT / "fuzz"
 SECONDS = 3
 TARGETS = ("stream_split", "differential", "scanner_vs_machine")
+# One build folder per checkout: two checkouts sharing one would overwrite each other's
+# binaries, and a fuzzer could run the other checkout's code (it happened: a finding in a
+# branch's scanner showed up in main's run).
+CHECKOUT = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]
 TARGET_DIR = Path(
-    os.environ.get("JSONDRIP_FUZZ_TARGET_DIR", Path.home() / ".cache" / "jsondrip-fuzz-target")
+    os.environ.get(
+        "JSONDRIP_FUZZ_TARGET_DIR", Path.home() / ".cache" / "jsondrip-fuzz-target" / CHECKOUT
+    )
 )
 
 
