@@ -76,8 +76,9 @@ class ToolCallAccumulator:
             clock=clock,
         )
         self._handler: FormatHandler | None = None
+        self._shortcut: Callable[[str], bool] | None = None
         if self.format != "auto":
-            self._handler = HANDLERS[self.format](self._table)
+            self._set_handler(HANDLERS[self.format](self._table))
         sse_limit = None if max_arguments_size is None else 2 * max_arguments_size + (1 << 20)
         self._sse = SSEDecoder(max_event_size=sse_limit)
         self._ended: str | None = None  # None, "finish()" or "abort()"
@@ -96,11 +97,17 @@ class ToolCallAccumulator:
         if self._ended is not None:
             self._check()
         table = self._table
-        now = table.now = self._clock()
-        if table.states and self.idle_timeout is not None:
-            table.expire(now, self.idle_timeout)
+        now = table.now = self._clock()  # `_expire`, inline: this runs once per event
+        if now < table.oldest:
+            table.oldest = now
+        timeout = self.idle_timeout
+        if timeout is not None and now - table.oldest > timeout:
+            table.expire(now, timeout)
         dispatch = self._dispatch
-        for _, text, _ in self._sse.feed_fields(data):
+        for text in self._sse.feed_data(data):
+            shortcut = self._shortcut  # set with the handler (auto: after the first event)
+            if shortcut is not None and shortcut(text):
+                continue  # a fragment routed by its envelope's skeleton, without decoding
             if text[:1] != "{":
                 text = text.strip()
                 if text == "[DONE]":
@@ -154,16 +161,17 @@ class ToolCallAccumulator:
                 f"the stream has ended ({self._ended} was called): "
                 "use a new ToolCallAccumulator for the next stream"
             )
-        table = self._table
-        now = table.now = self._clock()
-        if table.states and self.idle_timeout is not None:
-            table.expire(now, self.idle_timeout)
+        self._expire()
 
     def _expire(self) -> None:
+        """Read the clock; end the calls idle for longer than `idle_timeout`."""
         table = self._table
         now = table.now = self._clock()
-        if table.states and self.idle_timeout is not None:
-            table.expire(now, self.idle_timeout)
+        if now < table.oldest:
+            table.oldest = now
+        timeout = self.idle_timeout
+        if timeout is not None and now - table.oldest > timeout:
+            table.expire(now, timeout)
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         handler = self._handler
@@ -179,8 +187,13 @@ class ToolCallAccumulator:
                     "pass format='openai-chat', 'openai-responses' or 'anthropic'"
                 )
             self.format = name
-            handler = self._handler = HANDLERS[name](self._table)
+            handler = self._set_handler(HANDLERS[name](self._table))
         handler.handle(event)
+
+    def _set_handler(self, handler: FormatHandler) -> FormatHandler:
+        self._handler = handler
+        self._shortcut = None if handler.shortcut is None else handler.shortcut.match
+        return handler
 
     def _drain(self) -> list[Event]:
         events = self._events[:]

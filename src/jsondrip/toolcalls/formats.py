@@ -14,6 +14,7 @@ from typing import Any
 from .. import loads
 from .calls import CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
+from .shortcut import EnvelopeShortcut
 from .think import ThinkSplitter
 
 __all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
@@ -102,6 +103,8 @@ class FormatHandler:
     """The part every format shares: text, reasoning and the end of a response."""
 
     name = ""
+    # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
+    shortcut: EnvelopeShortcut | None = None
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
