@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from _toolcall_support import make_acc_fixture, outcome  # noqa: F401 - make_acc
 import jsondrip
 from jsondrip.toolcalls import ToolCallDelta, ToolCallDone
 from jsondrip.toolcalls.shortcut import FRAGMENT, IGNORED, EnvelopeShortcut, count_value
+from jsondrip.toolcalls.sse import SSEDecoder
 
 
 def snapshot(events: list[Any]) -> list[Any]:
@@ -292,3 +294,75 @@ def test_the_ignored_value_must_be_the_top_level_one() -> None:
     assert routes == [{"a": FRAGMENT, "o": IGNORED}] * 2
     for text in ['{"a":"1","n":{"o":"x"}}', '{"a":"1","n":{"o":"y"}}']:
         assert not shortcut.match(text)  # a nested `o` is not the one the format ignores
+
+
+# -- whole SSE chunks ------------------------------------------------------------------------
+
+FRAMES = [
+    "data: {}\n\n",
+    "event: content_block_delta\ndata: {}\n\n",
+    "event: content_block_delta\r\ndata: {}\r\n\r\n",
+    "event: \ndata: {}\n\n",
+    "id: 7\ndata: {}\n\n",
+    "data: {}\n\n: keep-alive\n\n",
+    "data: {}\n\n\n",
+    "data:{}\n\n",
+    "data: {}\ndata: \n\n",
+]
+
+
+def chunked(texts: list[str], seed: int) -> list[bytes]:
+    """The events framed in turn every way above, some chunks holding two events or half."""
+    rng = random.Random(seed)
+    chunks: list[bytes] = []
+    for i, text in enumerate(texts):
+        frame = FRAMES[rng.randrange(len(FRAMES))] if i % 3 == 0 else FRAMES[i % 2]
+        data = frame.replace("{}", text).encode()
+        roll = rng.random()
+        if roll < 0.1 and chunks:
+            chunks[-1] += data  # two events in one chunk
+        elif roll < 0.2:
+            cut = rng.choice([len(data) - 1, rng.randrange(1, len(data))])  # often: "\n" last
+            chunks += [data[:cut], data[cut:]]
+        else:
+            chunks.append(data)
+    return chunks
+
+
+def per_chunk_via_sse(acc: Any, chunks: list[bytes]) -> list[Any]:
+    return [snapshot(acc.feed_sse(chunk)) for chunk in chunks] + [snapshot(acc.finish())]
+
+
+def per_chunk_via_decoding(acc: Any, chunks: list[bytes]) -> list[Any]:
+    """What `feed_sse` must return for each chunk: its events' data decoded in full."""
+    decoder = SSEDecoder()
+    out = []
+    for chunk in chunks:
+        events: list[Any] = []
+        for sse_event in decoder.feed(chunk):
+            text = sse_event.data
+            if text[:1] != "{":
+                text = text.strip()
+            try:
+                event = jsondrip.loads(text)
+            except ValueError:
+                continue
+            if type(event) is dict:
+                events += acc.feed(event)
+        out.append(snapshot(events))  # previews as the chunk's last event left them
+    return [*out, snapshot(acc.finish())]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("fmt", ["anthropic", "openai-chat"])
+def test_chunks_framed_any_way_give_the_same_events_at_the_same_time(
+    make_acc, fmt: str, seed: int
+) -> None:
+    if fmt == "anthropic":
+        texts = [*ANTHROPIC_START, *(block_delta(f"{i}", i // 7 % 2) for i in range(40))]
+        texts += ANTHROPIC_END
+    else:
+        texts = [*OPENAI_START, *(chunk(f"{i}", "p" * (i % 3)) for i in range(40)), *OPENAI_END]
+    chunks = chunked(texts, seed)
+    want = per_chunk_via_decoding(make_acc(format=fmt), chunks)
+    assert per_chunk_via_sse(make_acc(format=fmt), chunks) == want

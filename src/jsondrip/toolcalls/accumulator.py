@@ -28,6 +28,7 @@ from .events import Event, ToolCall
 from .formats import DONE, FormatHandler, as_event, canonical_format, detect_format
 from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
+from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
 
 __all__ = ["ToolCallAccumulator"]
@@ -76,7 +77,7 @@ class ToolCallAccumulator:
             clock=clock,
         )
         self._handler: FormatHandler | None = None
-        self._shortcut: Callable[[str], bool] | None = None
+        self._shortcut: EnvelopeShortcut | None = None
         if self.format != "auto":
             self._set_handler(HANDLERS[self.format](self._table))
         sse_limit = None if max_arguments_size is None else 2 * max_arguments_size + (1 << 20)
@@ -103,29 +104,41 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
-        dispatch = self._dispatch
-        for text in self._sse.feed_data(data):
-            shortcut = self._shortcut  # set with the handler (auto: after the first event)
-            if shortcut is not None and shortcut(text):
-                continue  # a fragment routed by its envelope's skeleton, without decoding
-            if text[:1] != "{":
-                text = text.strip()
-                if text == "[DONE]":
-                    dispatch(DONE)
+        sse = self._sse
+        shortcut = self._shortcut  # set with the handler (auto: after the first event)
+        if shortcut is None or not (
+            sse.idle and type(data) is bytes and shortcut.match_chunk(data)
+        ):
+            for text in sse.feed_data(data):
+                if shortcut is not None and shortcut.match(text):
+                    # routed by its envelope's skeleton, without decoding
+                    if sse.head is not None:
+                        shortcut.frame(sse.head)
                     continue
-                if text[:1] != "{":
-                    continue
-            try:
-                event = loads(text)  # the native fast path when built
-            except ValueError:
-                continue
-            if type(event) is dict:
-                dispatch(event)
-        if not self._events:
+                self._read(text)
+                shortcut = self._shortcut
+        events = self._events
+        if not events:
             return []
-        events = self._events[:]
-        del self._events[:]
-        return events
+        out = events[:]
+        del events[:]
+        return out
+
+    def _read(self, text: str) -> None:
+        """One event's data the long way: `[DONE]`, or JSON decoded in full."""
+        if text[:1] != "{":
+            text = text.strip()
+            if text == "[DONE]":
+                self._dispatch(DONE)
+                return
+            if text[:1] != "{":
+                return
+        try:
+            event = loads(text)  # the native fast path when built
+        except ValueError:
+            return
+        if type(event) is dict:
+            self._dispatch(event)
 
     def feed(self, event: Any) -> list[Event]:
         """Read one decoded event: a dict, JSON text (or `[DONE]`), or an `openai` /
@@ -192,7 +205,7 @@ class ToolCallAccumulator:
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler
-        self._shortcut = None if handler.shortcut is None else handler.shortcut.match
+        self._shortcut = handler.shortcut
         return handler
 
     def _drain(self) -> list[Event]:

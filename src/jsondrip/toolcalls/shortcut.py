@@ -95,6 +95,10 @@ class EnvelopeShortcut:
         self._middle: str | None = None
         self._suffix: str | None = None  # no text equals it: nothing matches before a route
         self._route: Any = None
+        # the same, for the whole SSE chunk the event came in (None: not known)
+        self._chunk_prefix: str | None = None
+        self._chunk_start = 0
+        self._chunk_suffix: str | None = None
 
     def match(self, text: str) -> bool:
         """Take the event's fragment if its skeleton is known; False: decode it in full."""
@@ -114,6 +118,41 @@ class EnvelopeShortcut:
                 self._take(self._route, fragment)
                 return True
         return self._by_skeleton(text)
+
+    def frame(self, head: str) -> None:
+        """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
+        (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
+        if self._suffix is not None:
+            self._chunk_prefix = head + self._prefix
+            self._chunk_start = len(self._chunk_prefix)
+            self._chunk_suffix = self._suffix + "\n\n"
+
+    def match_chunk(self, chunk: bytes) -> bool:
+        """`match` for a whole SSE chunk framed as the last one `frame` was told of, read
+        while the SSE decoder is idle; False: read the chunk the long way.
+
+        Exact: the text around the literals is that chunk's, one event of one `data:` line,
+        and a valid literal holds no line break, so the decoder would give this chunk's data
+        as one event, and `match` would route it the same way.
+        """
+        text = chunk.decode("utf-8", "replace")  # as the idle decoder would
+        start = self._chunk_start
+        if text[:start] != self._chunk_prefix:
+            return False
+        try:
+            fragment, end = scanstring(text, start)
+            middle = self._middle
+            if middle is not None:
+                after = end + len(middle)
+                if text[end:after] != middle:
+                    return False
+                _, end = scanstring(text, after)
+        except ValueError:
+            return False
+        if text[end:] != self._chunk_suffix:
+            return False
+        self._take(self._route, fragment)
+        return True
 
     def _by_skeleton(self, text: str) -> bool:
         start = _value_start(text, text.find(self._key), len(self._key))
@@ -150,6 +189,7 @@ class EnvelopeShortcut:
         self._middle = middle
         self._suffix = text[end:]
         self._route = route
+        self._chunk_prefix = self._chunk_suffix = None
         self._take(route, fragment)
         return True
 
