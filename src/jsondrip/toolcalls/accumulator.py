@@ -69,9 +69,8 @@ class ToolCallAccumulator:
         self.max_arguments_size = max_arguments_size
         self.idle_timeout = idle_timeout
         self._clock = clock
-        self._events: list[Event] = []
         self._table = CallTable(
-            self._events,  # type: ignore[arg-type]
+            [],
             max_arguments_size=max_arguments_size,
             parser_factory=Parser,
             clock=clock,
@@ -117,12 +116,11 @@ class ToolCallAccumulator:
                     continue
                 self._read(text)
                 shortcut = self._shortcut
-        events = self._events
+        events = table.events
         if not events:
             return []
-        out = events[:]
-        del events[:]
-        return out
+        table.events = []  # the outbox changes hands: cheaper than copying it
+        return events
 
     def _read(self, text: str) -> None:
         """One event's data the long way: `[DONE]`, or JSON decoded in full."""
@@ -209,8 +207,9 @@ class ToolCallAccumulator:
         return handler
 
     def _drain(self) -> list[Event]:
-        events = self._events[:]
-        del self._events[:]
+        table = self._table
+        events = table.events
+        table.events = []
         return events
 
     def __repr__(self) -> str:

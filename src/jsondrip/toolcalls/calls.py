@@ -76,7 +76,7 @@ class CallTable:
         parser_factory: Callable[[], Parser],
         clock: Callable[[], float],
     ) -> None:
-        self.events = events  # the accumulator's outbox, shared
+        self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
         self.states: dict[int, CallState] = {}  # index -> state, open calls only
         self.max_size = max_arguments_size

@@ -108,9 +108,13 @@ class FormatHandler:
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
-        self.events = table.events
         self._splitters: dict[int, ThinkSplitter] = {}
         self.done_sent = True  # no response is running yet
+
+    @property
+    def events(self) -> list[Any]:
+        """The outbox (the table's: the accumulator replaces it as it hands events out)."""
+        return self.table.events
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one decoded event of this format."""

@@ -135,7 +135,10 @@ class EnvelopeShortcut:
         and a valid literal holds no line break, so the decoder would give this chunk's data
         as one event, and `match` would route it the same way.
         """
-        text = chunk.decode("utf-8", "replace")  # as the idle decoder would
+        try:
+            text = chunk.decode()  # strict is quicker; the decoder replaces what it rejects
+        except UnicodeDecodeError:
+            return False
         start = self._chunk_start
         if text[:start] != self._chunk_prefix:
             return False
