@@ -1,8 +1,6 @@
 //! Change mode of the builder: every event also records a `jsondrip.Change(op, path, value)`
 //! with its JSON Pointer. Twin: the `changes` parts of `src/jsondrip/twin/builder.py`.
 
-use std::io::Write;
-
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -82,7 +80,7 @@ impl Path {
                     escape_into(&mut out, &self.arena[start..end]);
                     surrogates |= s;
                 }
-                Segment::Index(i) => write!(out, "/{i}").expect("writing to a Vec"),
+                Segment::Index(i) => push_index(&mut out, i),
             }
         }
         if let Some((key, s)) = last {
@@ -91,10 +89,27 @@ impl Path {
             surrogates |= s;
         }
         if let Some(i) = index {
-            write!(out, "/{i}").expect("writing to a Vec");
+            push_index(&mut out, i);
         }
         (out, surrogates)
     }
+}
+
+/// Appends `/` and an array index in decimal. By hand: `write!` goes through `core::fmt`,
+/// which cost more than the rest of the pointer (a change is recorded per value).
+fn push_index(out: &mut Vec<u8>, mut index: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (index % 10) as u8;
+        index /= 10;
+        if index == 0 {
+            break;
+        }
+    }
+    out.push(b'/');
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// Appends a key as a reference token: `~` -> `~0`, `/` -> `~1`.

@@ -59,3 +59,41 @@ def test_incomplete_input_is_bounded() -> None:
     decoder = SSEDecoder(max_event_size=10)
     with pytest.raises(ValueError, match=r"exceeds max_event_size \(16 > 10 characters\)"):
         decoder.feed(b"data: 0123456789")
+
+
+# Chunks of one event each, some of the shape `feed_data` reads without splitting lines.
+EVENT_CHUNKS = [
+    b"event: a\ndata: 1\n\n",
+    b"data: 2\n\n",
+    b"event: \ndata: 3\n\n",
+    b"event: a\ndata: 4\ndata: 5\n\n",
+    b"data: 6\n\ndata: 7\n\n",
+    b"id: 8\ndata: 9\n\n",
+    b"event: a\r\ndata: 10\r\n\r\n",
+    b"data: 10a\rdata: 10b\n\n",
+    b"data:11\n\n",
+    b": keep-alive\n\n",
+    b"\n\n",
+    b"data: 12\n\n\n",
+    b"event: a\nevent: b\ndata: 13\n\n",
+    b"data: \xff\n\n",
+    "data: h\u00e9llo\n\n".encode(),
+    b"retry: 5\n\n",
+    b"event: a\n\n",
+    b"data: 14",
+    b"\n\n",
+    b"event: a\ndata: 15\n\n",
+]
+
+
+def test_feed_data_is_feed_without_the_fields() -> None:
+    for case in [*CASES.values(), (b"".join(EVENT_CHUNKS), [])]:
+        data = case[0]
+        for i in range(len(data) + 1):
+            for j in range(i, len(data) + 1, 7):
+                full, quick = SSEDecoder(), SSEDecoder()
+                for part in (data[:i], data[i:j], data[j:]):
+                    assert quick.feed_data(part) == [e.data for e in full.feed(part)], (i, j)
+    full, quick = SSEDecoder(), SSEDecoder()
+    for chunk in EVENT_CHUNKS * 2:
+        assert quick.feed_data(chunk) == [e.data for e in full.feed(chunk)], chunk

@@ -28,6 +28,7 @@ from .events import Event, ToolCall
 from .formats import DONE, FormatHandler, as_event, canonical_format, detect_format
 from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
+from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
 
 __all__ = ["ToolCallAccumulator"]
@@ -68,16 +69,16 @@ class ToolCallAccumulator:
         self.max_arguments_size = max_arguments_size
         self.idle_timeout = idle_timeout
         self._clock = clock
-        self._events: list[Event] = []
         self._table = CallTable(
-            self._events,  # type: ignore[arg-type]
+            [],
             max_arguments_size=max_arguments_size,
             parser_factory=Parser,
             clock=clock,
         )
         self._handler: FormatHandler | None = None
+        self._shortcut: EnvelopeShortcut | None = None
         if self.format != "auto":
-            self._handler = HANDLERS[self.format](self._table)
+            self._set_handler(HANDLERS[self.format](self._table))
         sse_limit = None if max_arguments_size is None else 2 * max_arguments_size + (1 << 20)
         self._sse = SSEDecoder(max_event_size=sse_limit)
         self._ended: str | None = None  # None, "finish()" or "abort()"
@@ -96,29 +97,46 @@ class ToolCallAccumulator:
         if self._ended is not None:
             self._check()
         table = self._table
-        now = table.now = self._clock()
-        if table.states and self.idle_timeout is not None:
-            table.expire(now, self.idle_timeout)
-        dispatch = self._dispatch
-        for _, text, _ in self._sse.feed_fields(data):
-            if text[:1] != "{":
-                text = text.strip()
-                if text == "[DONE]":
-                    dispatch(DONE)
+        now = table.now = self._clock()  # `_expire`, inline: this runs once per event
+        if now < table.oldest:
+            table.oldest = now
+        timeout = self.idle_timeout
+        if timeout is not None and now - table.oldest > timeout:
+            table.expire(now, timeout)
+        sse = self._sse
+        shortcut = self._shortcut  # set with the handler (auto: after the first event)
+        if shortcut is None or not (
+            sse.idle and type(data) is bytes and shortcut.match_chunk(data)
+        ):
+            for text in sse.feed_data(data):
+                if shortcut is not None and shortcut.match(text):
+                    # routed by its envelope's skeleton, without decoding
+                    if sse.head is not None:
+                        shortcut.frame(sse.head)
                     continue
-                if text[:1] != "{":
-                    continue
-            try:
-                event = loads(text)  # the native fast path when built
-            except ValueError:
-                continue
-            if type(event) is dict:
-                dispatch(event)
-        if not self._events:
+                self._read(text)
+                shortcut = self._shortcut
+        events = table.events
+        if not events:
             return []
-        events = self._events[:]
-        del self._events[:]
+        table.events = []  # the outbox changes hands: cheaper than copying it
         return events
+
+    def _read(self, text: str) -> None:
+        """One event's data the long way: `[DONE]`, or JSON decoded in full."""
+        if text[:1] != "{":
+            text = text.strip()
+            if text == "[DONE]":
+                self._dispatch(DONE)
+                return
+            if text[:1] != "{":
+                return
+        try:
+            event = loads(text)  # the native fast path when built
+        except ValueError:
+            return
+        if type(event) is dict:
+            self._dispatch(event)
 
     def feed(self, event: Any) -> list[Event]:
         """Read one decoded event: a dict, JSON text (or `[DONE]`), or an `openai` /
@@ -154,16 +172,17 @@ class ToolCallAccumulator:
                 f"the stream has ended ({self._ended} was called): "
                 "use a new ToolCallAccumulator for the next stream"
             )
-        table = self._table
-        now = table.now = self._clock()
-        if table.states and self.idle_timeout is not None:
-            table.expire(now, self.idle_timeout)
+        self._expire()
 
     def _expire(self) -> None:
+        """Read the clock; end the calls idle for longer than `idle_timeout`."""
         table = self._table
         now = table.now = self._clock()
-        if table.states and self.idle_timeout is not None:
-            table.expire(now, self.idle_timeout)
+        if now < table.oldest:
+            table.oldest = now
+        timeout = self.idle_timeout
+        if timeout is not None and now - table.oldest > timeout:
+            table.expire(now, timeout)
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         handler = self._handler
@@ -179,12 +198,18 @@ class ToolCallAccumulator:
                     "pass format='openai-chat', 'openai-responses' or 'anthropic'"
                 )
             self.format = name
-            handler = self._handler = HANDLERS[name](self._table)
+            handler = self._set_handler(HANDLERS[name](self._table))
         handler.handle(event)
 
+    def _set_handler(self, handler: FormatHandler) -> FormatHandler:
+        self._handler = handler
+        self._shortcut = handler.shortcut
+        return handler
+
     def _drain(self) -> list[Event]:
-        events = self._events[:]
-        del self._events[:]
+        table = self._table
+        events = table.events
+        table.events = []
         return events
 
     def __repr__(self) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from .calls import CallState
 from .formats import FormatHandler
+from .shortcut import FRAGMENT, EnvelopeShortcut
 
 __all__ = ["AnthropicHandler"]
 
@@ -36,6 +37,7 @@ class AnthropicHandler(FormatHandler):
         self._blocks: dict[int, CallState] = {}
         self._inputs: dict[int, Any] = {}  # a tool block's `input` sent whole in its start
         self._stop_reason: str | None = None
+        self.shortcut = EnvelopeShortcut("partial_json", _fragment_route, self._take_fragment)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one Messages stream event."""
@@ -85,6 +87,12 @@ class AnthropicHandler(FormatHandler):
             )
             self.end_response("error")
 
+    def _take_fragment(self, index: int, text: str) -> None:
+        """An `input_json_delta` event, from its skeleton: what `handle` does with it."""
+        state = self._blocks.get(index)
+        if state is not None:
+            self.table.append(state, text)
+
     def _begin(self) -> None:
         if self.done_sent:
             self.begin_response()
@@ -125,3 +133,18 @@ class AnthropicHandler(FormatHandler):
     def finish(self) -> None:
         """The stream ended: end the running message with the stop reason seen, if any."""
         self.end_response(self._stop_reason)
+
+
+def _fragment_route(event: dict[str, Any]) -> int | None:
+    """The block index of an `input_json_delta` event's skeleton, or None if it is not one."""
+    delta = event.get("delta")
+    index = event.get("index")
+    if (
+        event.get("type") == "content_block_delta"
+        and type(index) is int
+        and type(delta) is dict
+        and delta.get("type") == "input_json_delta"
+        and delta.get("partial_json") == FRAGMENT
+    ):
+        return index
+    return None

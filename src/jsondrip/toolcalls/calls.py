@@ -18,10 +18,12 @@ Every ending goes through `_end`, which emits `ToolCallDone` at most once per ca
 
 from __future__ import annotations
 
+import math
+import sys
 from typing import Any, Callable
 
 from .. import MISSING, Change, JSONDecodeError, Parser
-from .events import ToolCall, ToolCallDelta, ToolCallDone, ToolCallStarted
+from .events import ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
 
 __all__ = ["TRUNCATION_REASONS", "CallState", "CallTable"]
@@ -74,13 +76,18 @@ class CallTable:
         parser_factory: Callable[[], Parser],
         clock: Callable[[], float],
     ) -> None:
-        self.events = events  # the accumulator's outbox, shared
+        self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
         self.states: dict[int, CallState] = {}  # index -> state, open calls only
         self.max_size = max_arguments_size
+        self._limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
         self._clock = clock
         self.now = clock()  # the time of the accumulator call being served
+        # No open call was active before this: none can be idle for t seconds before
+        # `oldest + t`, so the clock check of each accumulator call is one comparison. Every
+        # `last_active` is a `now`, and the accumulator lowers this to each `now` it serves.
+        self.oldest = math.inf
 
     # -- starting -------------------------------------------------------------------------
 
@@ -111,7 +118,7 @@ class CallTable:
             self.announce(state)
         start = state.size
         size = state.size = start + len(text)
-        if self.max_size is not None and size > self.max_size:
+        if size > self._limit:
             self.fail(
                 state,
                 f"too large: the arguments exceed max_arguments_size ({self.max_size} "
@@ -120,20 +127,23 @@ class CallTable:
             return
         call._parts.append(text)
         parser = state.parser
-        if parser is not None:
-            if state.content and state.fence is None:  # the hot path
-                try:
-                    state.feed(text)
-                    call.arguments = parser.value
-                except JSONDecodeError as e:
-                    call.arguments = parser.value
-                    self._invalid(state, e.msg, e.pos)
+        changes: tuple[Change, ...] = ()
+        if parser is None:
+            pass
+        elif state.content and state.fence is None:  # the hot path, once content has begun
+            try:
+                changes = tuple(parser.feed_changes(text))
+            except JSONDecodeError as e:
+                call.arguments = parser.value
+                self._invalid(state, e.msg, e.pos)
             else:
-                self._feed_first(state, parser, text, start)
-        changes = tuple(state.changes)
-        state.changes.clear()
+                call.arguments = parser.value
+        else:
+            self._feed_first(state, parser, text, start)
+            changes = tuple(state.changes)
+            state.changes.clear()
         self.events.append(
-            ToolCallDelta(call.index, call.id, call.name, text, call.arguments, changes)
+            tool_call_delta(call.index, call.id, call.name, text, call.arguments, changes)
         )
 
     def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> None:
@@ -255,6 +265,7 @@ class CallTable:
             if now - state.last_active > idle_timeout:
                 break
         else:
+            self.oldest = min((s.last_active for s in self.states.values()), default=math.inf)
             return
         late = [s for s in self.states.values() if now - s.last_active > idle_timeout]
         for state in late:
@@ -265,6 +276,7 @@ class CallTable:
                 state,
                 f"timed out: no arguments for {idle:.1f} s (idle_timeout {idle_timeout} s)",
             )
+        self.oldest = min((s.last_active for s in self.states.values()), default=math.inf)
 
 
 def _where(msg: str, raw: str, pos: int) -> str:

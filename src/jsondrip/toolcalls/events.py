@@ -119,6 +119,46 @@ class ToolCallDelta:
     changes: tuple[Change, ...] = ()
 
 
+class _Unfrozen:
+    """`ToolCallDelta`'s slots without its frozen `__setattr__`: a delta under construction."""
+
+    __slots__ = getattr(ToolCallDelta, "__slots__", ())  # none before Python 3.10
+
+
+def _fast_delta(
+    index: int,
+    id: str | None,
+    name: str,
+    arguments_delta: str,
+    preview: Any,
+    changes: tuple[Change, ...],
+) -> ToolCallDelta:
+    delta = _new(_Unfrozen)
+    delta.index = index
+    delta.id = id
+    delta.name = name
+    delta.arguments_delta = arguments_delta
+    delta.preview = preview
+    delta.changes = changes
+    delta.__class__ = ToolCallDelta  # the same slots: Python allows it, and it is now frozen
+    return delta  # type: ignore[return-value]
+
+
+def _fast_delta_works() -> bool:
+    try:
+        made = _fast_delta(0, "id", "name", "{", {}, ())
+    except (TypeError, AttributeError):  # pragma: no cover - no slots, or no class change
+        return False
+    return type(made) is ToolCallDelta and made == ToolCallDelta(0, "id", "name", "{", {}, ())
+
+
+_new = object.__new__
+tool_call_delta = _fast_delta if _fast_delta_works() else ToolCallDelta
+"""`ToolCallDelta(...)` at a quarter of the cost, for the accumulator's hot path: a frozen
+dataclass's `__init__` sets each field through `object.__setattr__`; this fills the same slots
+in an unfrozen twin and then makes it a `ToolCallDelta`, the same frozen instance."""
+
+
 @_event
 class ToolCallDone:
     """A call ended, exactly once per call: check `tool_call.complete` before acting on it."""

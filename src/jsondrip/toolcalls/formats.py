@@ -14,6 +14,7 @@ from typing import Any
 from .. import loads
 from .calls import CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
+from .shortcut import EnvelopeShortcut
 from .think import ThinkSplitter
 
 __all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
@@ -102,12 +103,18 @@ class FormatHandler:
     """The part every format shares: text, reasoning and the end of a response."""
 
     name = ""
+    # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
+    shortcut: EnvelopeShortcut | None = None
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
-        self.events = table.events
         self._splitters: dict[int, ThinkSplitter] = {}
         self.done_sent = True  # no response is running yet
+
+    @property
+    def events(self) -> list[Any]:
+        """The outbox (the table's: the accumulator replaces it as it hands events out)."""
+        return self.table.events
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one decoded event of this format."""

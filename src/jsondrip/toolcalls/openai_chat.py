@@ -18,6 +18,7 @@ from typing import Any
 
 from .calls import CallState
 from .formats import DONE, FormatHandler
+from .shortcut import FRAGMENT, EnvelopeShortcut
 
 __all__ = ["OpenAIChatHandler"]
 
@@ -41,6 +42,10 @@ class OpenAIChatHandler(FormatHandler):
         super().__init__(table)
         self._choices: dict[int, _Choice] = {}
         self._reason: str | None = None
+        # `obfuscation`: random padding OpenAI adds to each chunk, never read
+        self.shortcut = EnvelopeShortcut(
+            "arguments", _arguments_route, self._take_arguments, ignored="obfuscation"
+        )
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one chunk (or `[DONE]`, or the SDK stream helper's `chunk` event)."""
@@ -77,6 +82,18 @@ class OpenAIChatHandler(FormatHandler):
             reason = choice.get("finish_reason")
             if reason:
                 self._finish_choice(index, reason)
+
+    def _take_arguments(self, route: tuple[int, int], text: str) -> None:
+        """A chunk holding one `arguments` fragment, from its skeleton: what `handle` does."""
+        if self.done_sent:
+            self.begin_response()
+        choice, position = route
+        cs = self._choices.get(choice)
+        state = None if cs is None else cs.by_index.get(position)
+        if text and state is not None and not state.call.finished:
+            self.table.append(state, text)  # the common case, as `_fragment` would do it
+        else:
+            self._fragment(choice, {"index": position, "function": {"arguments": text}})
 
     def _fragment(self, choice: int, fragment: dict[str, Any]) -> None:
         cs = self._choices.get(choice)
@@ -158,3 +175,33 @@ class OpenAIChatHandler(FormatHandler):
 def _complete(state: CallState) -> bool:
     parser = state.parser
     return parser is not None and parser.done
+
+
+def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
+    """(choice, tool-call index) of a chunk's skeleton whose only news is one `arguments`
+    fragment (no id, name, text, reasoning or finish reason), or None."""
+    choices = event.get("choices")
+    if event.get("type") == "chunk" or type(choices) is not list or len(choices) != 1:
+        return None
+    choice = choices[0]
+    if type(choice) is not dict or choice.get("finish_reason"):
+        return None
+    index = choice.get("index") or 0
+    delta = choice.get("delta")
+    if type(index) is not int or type(delta) is not dict:
+        return None
+    if any(delta.get(name) for name in ("reasoning_content", "reasoning", "content")):
+        return None
+    tool_calls = delta.get("tool_calls")
+    if delta.get("function_call") or type(tool_calls) is not list or len(tool_calls) != 1:
+        return None
+    fragment = tool_calls[0]
+    if type(fragment) is not dict or fragment.get("id"):
+        return None
+    position = fragment.get("index")
+    function = fragment.get("function")
+    if type(position) is not int or type(function) is not dict or function.get("name"):
+        return None
+    if function.get("arguments") != FRAGMENT:
+        return None
+    return index, position

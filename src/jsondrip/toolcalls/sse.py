@@ -38,7 +38,13 @@ class ServerSentEvent:
 
 
 class SSEDecoder:
-    """Feed `text/event-stream` bytes or str in any chunking; get `ServerSentEvent`s back."""
+    """Feed `text/event-stream` bytes or str in any chunking; get `ServerSentEvent`s back.
+
+    `idle` is True when the decoder holds nothing (no cut line, event or UTF-8 sequence; the
+    BOM check done): the next chunk is read afresh. After `feed_data`, `head` is the text
+    before the data when the chunk was one whole event of one `data:` line (`"data: "` or
+    `"event: X\ndata: "`), else None.
+    """
 
     def __init__(self, max_event_size: int | None = None) -> None:
         self.max_event_size = max_event_size
@@ -52,15 +58,41 @@ class SSEDecoder:
         self._data: list[str] = []
         self._size = 0  # characters held in _data
         self._type = ""
+        self.idle = False
+        self.head: str | None = None
 
     def feed(self, chunk: bytes | bytearray | memoryview | str) -> list[ServerSentEvent]:
         """Read a chunk; return the events it completes (often none, sometimes several)."""
         return [ServerSentEvent(*fields) for fields in self.feed_fields(chunk)]
 
+    def feed_data(self, chunk: bytes | bytearray | memoryview | str) -> list[str]:
+        """`feed`, with only each event's data: what a stream of JSON events needs."""
+        if self.idle and type(chunk) is bytes and chunk[-2:] == b"\n\n":
+            # The common chunk: one whole event of one `data:` line, after one `event:` line
+            # or none, read without splitting it into lines; anything else goes the long way.
+            text = chunk.decode("utf-8", "replace")  # it ends in ASCII: no sequence is cut
+            if "\r" not in text:
+                end = len(text) - 2
+                line = text.find("\n")
+                if line == end:
+                    if text[:6] == "data: ":
+                        self.head = "data: "
+                        return [text[6:end]]
+                elif (
+                    text[:7] == "event: "
+                    and text[line + 1 : line + 7] == "data: "
+                    and text.find("\n", line + 1) == end
+                ):
+                    self.head = text[: line + 7]
+                    return [text[line + 7 : end]]
+        self.head = None
+        return [data for _, data, _ in self.feed_fields(chunk)]
+
     def feed_fields(
         self, chunk: bytes | bytearray | memoryview | str
     ) -> list[tuple[str, str, str | None]]:
         """`feed`, with each event as an `(event, data, id)` tuple: no object per event."""
+        self.idle = False  # until the state is known to be at rest again
         if type(chunk) is str:
             text = chunk
         elif self._clean and chunk and chunk[-1] < 0x80:
@@ -109,6 +141,7 @@ class SSEDecoder:
         limit = self.max_event_size
         if limit is not None and self._size + len(self._line) > limit:
             self._check_size()
+        self.idle = not (self._line or data or self._type or self._skip_lf) and self._clean
         return events
 
     def close(self) -> list[ServerSentEvent]:
@@ -117,6 +150,7 @@ class SSEDecoder:
         Returns the events still to dispatch (always none: kept for symmetry with `feed`).
         """
         self._utf8.decode(b"", final=True)
+        self.idle = False
         self._line = ""
         self._data = []
         self._size = 0

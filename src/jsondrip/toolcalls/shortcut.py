@@ -1,0 +1,237 @@
+"""A shortcut past decoding the envelope of the common argument-fragment event.
+
+Most events of a tool-call stream are the same envelope around a new fragment: Anthropic's
+`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":
+"..."}}`, or an OpenAI chunk whose only news is `choices[0].delta.tool_calls[0].function.
+arguments`. Decoding the whole envelope costs more than parsing the fragment, so for each event:
+
+1. find the first `"<key>":"` (the fragment's key) and read the string literal after it with
+   the standard library's `scanstring` (strict JSON: the fragment and where it ends);
+2. cut that literal out: the *skeleton* is the event with a sentinel literal in its place
+   (and, if `ignored` names a key, the first string value of that key after the fragment too:
+   OpenAI's random `obfuscation` padding would make every skeleton new);
+3. look the skeleton up: a known one names a *route* (which call the fragment goes to), and
+   the handler takes the fragment without the event ever being decoded.
+
+Quicker still, and tried first: the text around the literals of the last routed event is
+kept, so that an event agreeing with it around a valid literal needs no skeleton (`match`);
+and so is the whole SSE chunk that event came in, `event:` and `data:` lines included, so that
+while the SSE decoder holds nothing the next chunk is checked before any line is split
+(`match_chunk`). Both have the last event's skeleton, so its route.
+
+A skeleton seen for the second time in a row is learned: decoded once with `json.loads`, it
+must have no repeated key, hold the fragment's sentinel exactly once (the ignored one at most
+once, as the top-level value of its key), and pass the format's `classify`, which returns the
+route (or None: such events always take the full decoding).
+
+Why this is exact: in valid JSON, the characters `"<key>"`, blanks, `:`, blanks, `"` can only
+be a key and the opening quote of its value (a quote after a letter is never escaped), so the
+literal cut out is one string token, and any event with the same skeleton is that skeleton with
+another valid string token in the same place: it decodes to the same value, but for the string.
+Without repeated keys and with the sentinel found once, at the place `classify` checks, the
+fragment is the value the full decoding would have routed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from json.decoder import scanstring
+from typing import Any, Callable
+
+__all__ = ["FRAGMENT", "IGNORED", "EnvelopeShortcut", "count_value"]
+
+FRAGMENT = "\x00fragment"  # what the fragment's literal decodes to in a skeleton
+IGNORED = "\x00ignored"  # what the ignored key's literal decodes to
+_FRAGMENT_LITERAL = '"\\u0000fragment"'
+_IGNORED_LITERAL = '"\\u0000ignored"'
+_COLON = re.compile(r'[ \t\n\r]*:[ \t\n\r]*"')
+_UNKNOWN = object()  # a skeleton classified as not routable: always decode in full
+_MAX_ROUTES = 64  # skeletons remembered (a stream has a handful)
+
+
+class _RepeatedKey(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        raise _RepeatedKey
+    return out
+
+
+def count_value(value: Any, target: str) -> int:
+    """How many times `target` is a string value (not a key) anywhere in `value`."""
+    if type(value) is str:
+        return value == target
+    if type(value) is dict:
+        return sum(count_value(v, target) for v in value.values())
+    if type(value) is list:
+        return sum(count_value(v, target) for v in value)
+    return 0
+
+
+class EnvelopeShortcut:
+    """Routes the common fragment event of a format without decoding it (see the module).
+
+    `key`: the fragment's key (`partial_json`, `arguments`). `classify(event)`: the route of
+    a decoded skeleton (the fragment is `FRAGMENT`, the ignored value `IGNORED`), or None.
+    `take(route, fragment)`: the handler's action. `ignored`: a key whose string value after
+    the fragment the format never reads, left out of the skeleton.
+    """
+
+    def __init__(
+        self,
+        key: str,
+        classify: Callable[[dict[str, Any]], Any],
+        take: Callable[[Any, str], None],
+        ignored: str | None = None,
+    ) -> None:
+        self._key = f'"{key}"'
+        self._ignored_name = ignored
+        self._ignored = None if ignored is None else f'"{ignored}"'
+        self._classify = classify
+        self._take = take
+        self._routes: dict[str, Any] = {}
+        self._last_miss: str | None = None
+        # the last routed skeleton, as the text before, between and after its literals
+        self._prefix = ""
+        self._start = 0
+        self._middle: str | None = None
+        self._suffix: str | None = None  # no text equals it: nothing matches before a route
+        self._route: Any = None
+        # the same, for the whole SSE chunk the event came in (None: not known)
+        self._chunk_prefix: str | None = None
+        self._chunk_start = 0
+        self._chunk_suffix: str | None = None
+
+    def match(self, text: str) -> bool:
+        """Take the event's fragment if its skeleton is known; False: decode it in full."""
+        # First, is it the last routed skeleton again? Its text around the literals is known,
+        # so the check is a few comparisons, without building the skeleton.
+        if text.startswith(self._prefix):
+            try:
+                fragment, end = scanstring(text, self._start)
+                middle = self._middle
+                if middle is not None:
+                    if not text.startswith(middle, end):
+                        return self._by_skeleton(text)
+                    _, end = scanstring(text, end + len(middle))
+            except ValueError:  # not a valid string literal: let the full decoding decide
+                return False
+            if text[end:] == self._suffix:
+                self._take(self._route, fragment)
+                return True
+        return self._by_skeleton(text)
+
+    def frame(self, head: str) -> None:
+        """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
+        (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
+        if self._suffix is not None:
+            self._chunk_prefix = head + self._prefix
+            self._chunk_start = len(self._chunk_prefix)
+            self._chunk_suffix = self._suffix + "\n\n"
+
+    def match_chunk(self, chunk: bytes) -> bool:
+        """`match` for a whole SSE chunk framed as the last one `frame` was told of, read
+        while the SSE decoder is idle; False: read the chunk the long way.
+
+        Exact: the text around the literals is that chunk's, one event of one `data:` line,
+        and a valid literal holds no line break, so the decoder would give this chunk's data
+        as one event, and `match` would route it the same way.
+        """
+        try:
+            text = chunk.decode()  # strict is quicker; the decoder replaces what it rejects
+        except UnicodeDecodeError:
+            return False
+        start = self._chunk_start
+        if text[:start] != self._chunk_prefix:
+            return False
+        try:
+            fragment, end = scanstring(text, start)
+            middle = self._middle
+            if middle is not None:
+                after = end + len(middle)
+                if text[end:after] != middle:
+                    return False
+                _, end = scanstring(text, after)
+        except ValueError:
+            return False
+        if text[end:] != self._chunk_suffix:
+            return False
+        self._take(self._route, fragment)
+        return True
+
+    def _by_skeleton(self, text: str) -> bool:
+        start = _value_start(text, text.find(self._key), len(self._key))
+        if start < 0:
+            return False
+        try:
+            fragment, end = scanstring(text, start)
+        except ValueError:
+            return False
+        skeleton = text[: start - 1] + _FRAGMENT_LITERAL
+        middle = None
+        ignored = self._ignored
+        if ignored is not None:
+            at = _value_start(text, text.find(ignored, end), len(ignored))
+            if at >= 0:
+                try:
+                    _, after = scanstring(text, at)
+                except ValueError:
+                    return False
+                middle = text[end:at]
+                skeleton += middle[:-1] + _IGNORED_LITERAL
+                end = after
+        skeleton += text[end:]
+        route = self._routes.get(skeleton)
+        if route is None:
+            route = self._learn(skeleton)
+            if route is None:
+                return False
+        if route is _UNKNOWN:
+            return False
+        # remember this skeleton's text for the quick check of the next event
+        self._prefix = text[:start]
+        self._start = start
+        self._middle = middle
+        self._suffix = text[end:]
+        self._route = route
+        self._chunk_prefix = self._chunk_suffix = None
+        self._take(route, fragment)
+        return True
+
+    def _learn(self, skeleton: str) -> Any:
+        """The route of a skeleton seen twice in a row (None: not yet, decode in full)."""
+        if skeleton != self._last_miss:
+            self._last_miss = skeleton
+            return None
+        self._last_miss = None
+        try:
+            event = json.loads(skeleton, object_pairs_hook=_unique_pairs)
+        except (ValueError, RecursionError):
+            event = None
+        route = None
+        if type(event) is dict and count_value(event, FRAGMENT) == 1:
+            # the ignored value, if cut out, must be the top-level one the format never reads
+            ignored_here = event.get(self._ignored_name) == IGNORED
+            if count_value(event, IGNORED) == ignored_here:
+                route = self._classify(event)
+        if len(self._routes) >= _MAX_ROUTES:
+            self._routes.clear()
+        self._routes[skeleton] = _UNKNOWN if route is None else route
+        return self._routes[skeleton]
+
+
+def _value_start(text: str, found: int, size: int) -> int:
+    """Where the string value of the key found at `found` begins (after its quote), or -1."""
+    if found < 0:
+        return -1
+    at = found + size
+    if text[at : at + 2] == ':"':
+        return at + 2
+    if text[at : at + 3] == ': "':
+        return at + 3
+    match = _COLON.match(text, at)
+    return -1 if match is None else match.end()
