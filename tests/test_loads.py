@@ -333,6 +333,8 @@ def test_many_similar_keys(engine: str) -> None:
     keys, escaped keys: each one itself, as json reads it."""
     keys = [f"prefix__{i:06d}__suffix" for i in range(3000)]
     keys += ["k" * n for n in range(70)] + [f"é{i}" for i in range(50)] + ["\n", "\ud800"]
+    # One byte changed anywhere in a short key (the cache matches those by length and words).
+    keys += ["k" * i + "j" + "k" * (n - i - 1) for n in range(1, 20) for i in range(n)]
     doc = json.dumps([{k: i} for i, k in enumerate(keys)] + [dict.fromkeys(keys, 0)])
     check(engine, doc)
     check(engine, doc.encode())
