@@ -157,11 +157,36 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     fn skip_whitespace(&mut self) {
-        while let Some(&b) = self.data.get(self.pos) {
-            if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-                break;
+        let data = self.data;
+        let mut i = self.pos;
+        // Most tokens follow no whitespace or one space: answer those without a loop.
+        match data.get(i) {
+            Some(b' ') if data.get(i + 1).is_some_and(|&b| b > b' ') => {
+                self.pos = i + 1;
+                return;
             }
-            self.pos += 1;
+            Some(b' ' | b'\t' | b'\n' | b'\r') => {}
+            _ => return,
+        }
+        // Indentation: eight spaces at a time.
+        loop {
+            while let Some(&b) = data.get(i) {
+                if !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                    self.pos = i;
+                    return;
+                }
+                i += 1;
+                if b == b'\n' {
+                    break;
+                }
+            }
+            while data.get(i..i + 8) == Some(b"        ") {
+                i += 8;
+            }
+            if i >= data.len() {
+                self.pos = i;
+                return;
+            }
         }
     }
 
