@@ -6,6 +6,7 @@
 //! valid or not, is a [`Bail`]: the caller re-reads the text with a complete parser, which gives
 //! the exact value or error (errors are rare; exactness is not negotiable).
 
+use super::float::decimal_to_f64;
 use super::machine::push_code_point;
 
 /// The fast path cannot take this text here; read it again with the complete parser.
@@ -43,30 +44,9 @@ pub struct Text<'s> {
 pub enum Number<'a> {
     Int(i64, &'a str),
     BigInt(&'a str),
-    /// A float's text, and its value when Clinger's exact fast path computed it.
+    /// A float's text, and its value when the exact fast methods computed it.
     Float(&'a str, Option<f64>),
     NegInfinity,
-}
-
-/// Powers of ten that f64 holds exactly.
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
-
-/// Clinger's fast path: a mantissa below 2^53 times or over an exact power of ten is one
-/// correctly rounded IEEE operation, so it equals what a full float parser gives.
-fn exact_float(mantissa: u64, exponent: i64, negative: bool) -> Option<f64> {
-    if mantissa > 1 << 53 || !(-22..=22).contains(&exponent) {
-        return None;
-    }
-    let m = mantissa as f64;
-    let value = if exponent < 0 {
-        m / POW10[(-exponent) as usize]
-    } else {
-        m * POW10[exponent as usize]
-    };
-    Some(if negative { -value } else { value })
 }
 
 pub struct Scanner<'a> {
@@ -92,7 +72,8 @@ static CLASS: [u8; 256] = {
 };
 
 /// Reads digits from `i` into `value` (wrapping past 19 digits: callers check the count);
-/// returns the index after them.
+/// returns the index after them. (Eight digits at a time, SWAR-style, measured slower on
+/// numbers.json and canada.json: their runs are short and of varying length.)
 #[inline]
 fn accumulate(data: &[u8], mut i: usize, value: &mut u64) -> usize {
     while let Some(&b) = data.get(i) {
@@ -443,7 +424,7 @@ impl<'a> Scanner<'a> {
         let text = unsafe { std::str::from_utf8_unchecked(&data[start..i]) };
         if float {
             let exact = if significant <= 19 {
-                exact_float(mantissa, exponent, negative)
+                decimal_to_f64(mantissa, exponent, negative)
             } else {
                 None
             };
