@@ -2,10 +2,10 @@
 //! cached key is neither created nor hashed again (CPython keeps a str's hash). Values are not
 //! cached: in a direct-mapped cache they evict the keys (measured on github_events.json).
 //!
-//! A slot keeps a key's length and two words of its bytes beside the string, so that keys of
-//! up to 16 bytes (nearly all of them) are matched without reading the string or calling
-//! `memcmp`, and no copy of the bytes is allocated. Longer keys are cached when ASCII only:
-//! then the str's own data is their bytes, to compare with.
+//! Only ASCII keys are cached, as compact ASCII strs, whose own data is the key's bytes: a
+//! slot is just the string, eight bytes, so the table stays small enough to be in cache
+//! between documents (a table of copies and hashes beside the strings missed there on most
+//! lookups), and a hit reads one line, the one its reference count is on anyway.
 
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -14,25 +14,15 @@ use pyo3::types::PyString;
 /// Longer keys are created every time (they seldom repeat, and would hash slowly).
 const MAX_KEY_LEN: usize = 64;
 
-/// Up to this length, a key's length and its two words are its bytes.
-const WORDS_HOLD_ALL: usize = 16;
-
-struct Slot {
-    len: usize,
-    head: u64,
-    tail: u64,
-    /// The str of these bytes; compact ASCII when longer than `WORDS_HOLD_ALL`.
-    string: Option<Py<PyString>>,
-}
-
 pub struct KeyCache {
-    slots: Vec<Slot>,
+    /// Compact ASCII strs, by hash of their bytes.
+    slots: Vec<Option<Py<PyString>>>,
     /// log2 of the number of slots.
     bits: u32,
 }
 
-/// Two words that, with the length, determine a key of up to 16 bytes: overlapping loads of its
-/// first and last bytes (fewer for short keys), without a byte-by-byte loop.
+/// Two words that, with the length, determine a key of up to 16 bytes (and sample a longer
+/// one): overlapping loads of its first and last bytes, without a byte-by-byte loop.
 #[inline]
 fn words(bytes: &[u8]) -> (u64, u64) {
     let len = bytes.len();
@@ -48,6 +38,27 @@ fn words(bytes: &[u8]) -> (u64, u64) {
             (spread, 0)
         }
         0 => (0, 0),
+    }
+}
+
+/// Whether a cached string holds exactly `key`.
+///
+/// # Safety
+/// `string` must be a live compact ASCII str.
+#[inline]
+unsafe fn holds(string: *mut ffi::PyObject, key: &[u8], words_of_key: (u64, u64)) -> bool {
+    // SAFETY: as the caller promised: its length is its byte count, its data those bytes.
+    unsafe {
+        let len = ffi::PyUnicode_GET_LENGTH(string) as usize;
+        if len != key.len() {
+            return false;
+        }
+        let data = std::slice::from_raw_parts(ffi::PyUnicode_DATA(string) as *const u8, len);
+        if len <= 16 {
+            words(data) == words_of_key
+        } else {
+            data == key
+        }
     }
 }
 
@@ -79,55 +90,41 @@ impl KeyCache {
     /// The interpreter must be held by this thread, `key` must be UTF-8, and ASCII if `ascii`.
     #[inline]
     pub unsafe fn lookup(&mut self, key: &[u8], ascii: bool) -> *mut ffi::PyObject {
-        let len = key.len();
-        if len > MAX_KEY_LEN || (len > WORDS_HOLD_ALL && !ascii) {
+        if key.len() > MAX_KEY_LEN || !ascii {
             // SAFETY: as the caller promised.
             return unsafe { new_string(key, ascii) };
         }
         if self.slots.is_empty() {
-            self.slots = (0..1usize << self.bits)
-                .map(|_| Slot {
-                    len: 0,
-                    head: 0,
-                    tail: 0,
-                    string: None,
-                })
-                .collect();
+            self.slots = (0..1usize << self.bits).map(|_| None).collect();
         }
         let (head, tail) = words(key);
-        let mixed = (head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mixed =
+            (head ^ tail.rotate_left(29) ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let slot = &mut self.slots[(mixed >> (64 - self.bits)) as usize];
-        if let Some(string) = &slot.string {
+        if let Some(string) = slot {
             let string = string.as_ptr();
-            if slot.len == len
-                && slot.head == head
-                && slot.tail == tail
-                // SAFETY: a string cached with more than WORDS_HOLD_ALL bytes is compact
-                // ASCII of `len` characters, kept alive by the slot.
-                && (len <= WORDS_HOLD_ALL || unsafe { ascii_bytes(string, len) } == key)
-            {
+            // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string` below),
+            // kept alive by their slots.
+            if unsafe { holds(string, key, (head, tail)) } {
                 // SAFETY: the slot keeps its reference; this new one is the caller's.
                 unsafe { ffi::Py_INCREF(string) };
                 return string;
             }
         }
-        // SAFETY: as the caller promised.
-        let string = unsafe { new_string(key, ascii) };
+        // SAFETY: as the caller promised (ASCII here).
+        let string = unsafe { ascii_string(key) };
         if !string.is_null() {
-            // SAFETY: a new reference to a str: one for the slot, one for the caller.
-            unsafe { ffi::Py_INCREF(string) };
-            *slot = Slot {
-                len,
-                head,
-                tail,
-                // SAFETY: as above, with the interpreter held; the slot's old string, if any,
-                // is released by its drop.
-                string: Some(unsafe {
+            // SAFETY: a new reference to a compact ASCII str: one for the slot, one for the
+            // caller. The slot's old string, if any, is released by its drop, with the
+            // interpreter held.
+            unsafe {
+                ffi::Py_INCREF(string);
+                *slot = Some(
                     Bound::from_owned_ptr(Python::assume_attached(), string)
                         .cast_into_unchecked()
-                        .unbind()
-                }),
-            };
+                        .unbind(),
+                );
+            }
         }
         string
     }
@@ -165,13 +162,4 @@ pub unsafe fn ascii_string(bytes: &[u8]) -> *mut ffi::PyObject {
         }
         string
     }
-}
-
-/// The `len` bytes of a compact ASCII str.
-///
-/// # Safety
-/// `string` must be a live compact ASCII str of length `len`, outliving the slice.
-unsafe fn ascii_bytes<'a>(string: *mut ffi::PyObject, len: usize) -> &'a [u8] {
-    // SAFETY: as the caller promised.
-    unsafe { std::slice::from_raw_parts(ffi::PyUnicode_DATA(string) as *const u8, len) }
 }
