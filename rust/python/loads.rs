@@ -16,6 +16,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
+use super::dicts::presized_dict;
 use super::keys::{ascii_string, KeyCache};
 use crate::core::scanner::{Bail, Number, Peek, Scanner, Text};
 
@@ -243,12 +244,14 @@ impl<'py> Loader<'py, '_> {
         if self.hooks.object_pairs_hook.is_some() {
             return self.object_pairs(scanner);
         }
-        // SAFETY: a new dict or NULL.
-        let dict = checked(unsafe { ffi::PyDict_New() })?;
-        if let Err(stop) = self.properties(scanner, dict) {
-            release(dict);
+        let base = self.items.len();
+        let read = self.properties(scanner);
+        let items = self.items.drain(base..);
+        if let Err(stop) = read {
+            items.for_each(release);
             return Err(stop);
         }
+        let dict = dict(items)?;
         match &self.hooks.object_hook {
             // SAFETY: the dict reference is handed to the Bound.
             Some(hook) => hooked(
@@ -259,30 +262,18 @@ impl<'py> Loader<'py, '_> {
         }
     }
 
-    /// Reads the properties of an object (after `{`) into `dict`.
+    /// Reads the properties of an object (after `{`) onto `items`, key then value: the dict
+    /// is made once their number is known.
     #[inline]
-    fn properties(&mut self, scanner: &mut Scanner, dict: Obj) -> Result<(), Stop> {
+    fn properties(&mut self, scanner: &mut Scanner) -> Result<(), Stop> {
         let mut next = match scanner.object_first()? {
             Some(text) => Some(self.key(text)?),
             None => None,
         };
         while let Some(key) = next {
-            let value = match self.value(scanner) {
-                Ok(value) => value,
-                Err(stop) => {
-                    release(key);
-                    return Err(stop);
-                }
-            };
-            // SAFETY: a live dict, a str key and a value; SetItem takes its own references,
-            // and ours are released.
-            let failed =
-                unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) } != 0;
-            release(key);
-            release(value);
-            if failed {
-                return Err(Stop::Raised);
-            }
+            self.items.push(key);
+            let value = self.value(scanner)?;
+            self.items.push(value);
             next = match scanner.object_next()? {
                 Some(text) => Some(self.key(text)?),
                 None => None,
@@ -346,6 +337,32 @@ impl<'py> Loader<'py, '_> {
         }
         Ok(())
     }
+}
+
+/// A dict of the given keys and values (alternating), sized for them up front: filling a
+/// new dict grows its table at 6, 11, 22... entries, each time moving every entry.
+#[inline]
+fn dict(mut items: impl ExactSizeIterator<Item = Obj>) -> Build {
+    // SAFETY: a new dict or NULL.
+    let Some(dict) = NonNull::new(unsafe { presized_dict(items.len() / 2) }) else {
+        items.for_each(release);
+        return Err(Stop::Raised);
+    };
+    while let (Some(key), Some(value)) = (items.next(), items.next()) {
+        // SAFETY: a live dict, a str key and a value; SetItem takes its own references, and
+        // ours are released. In order, so a repeated key keeps its first place and its last
+        // value, as json's.
+        let failed =
+            unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) } != 0;
+        release(key);
+        release(value);
+        if failed {
+            items.for_each(release);
+            release(dict);
+            return Err(Stop::Raised);
+        }
+    }
+    Ok(dict)
 }
 
 /// A list of the given references, made in one call.
