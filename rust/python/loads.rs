@@ -27,7 +27,25 @@ const VALIDATE_DEPTH: usize = 4096;
 /// log2 of the slots of the key cache shared by all `loads` calls.
 const SHARED_KEY_BITS: u32 = 12;
 
-static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
+/// The builder's stack keeps up to this many slots between calls (1 MB).
+const KEPT_STACK: usize = 1 << 17;
+
+/// What `loads` calls share: the key cache, and the stack's allocation (a large array's
+/// stack was allocated, page-faulted in and unmapped again on every call).
+struct Shared {
+    keys: KeyCache,
+    stack: Stack,
+}
+
+/// The builder's stack between calls: an empty Vec, kept for its capacity.
+struct Stack(Vec<Obj>);
+
+// SAFETY: the stack holds no reference between calls (each call drains what it pushes, on
+// every path, and `loads_fast` checks it is empty before giving it back), so only its
+// allocation moves between threads.
+unsafe impl Send for Stack {}
+
+static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
 
 /// A new (owned) reference. The builder works on raw references rather than `Bound`s so that
 /// a value and its error fit in two registers on the hot path; whoever holds one either
@@ -95,8 +113,9 @@ struct Loader<'py, 'k> {
     py: Python<'py>,
     hooks: Hooks<'py>,
     keys: &'k mut KeyCache,
-    /// Elements of the arrays being read, innermost last.
-    items: Vec<Obj>,
+    /// Elements of the arrays, and keys and values of the objects, being read; innermost
+    /// last.
+    items: &'k mut Vec<Obj>,
 }
 
 #[inline]
@@ -444,22 +463,28 @@ pub fn loads_fast<'py>(
     ]
     .iter()
     .all(|hook| hook.is_none());
-    // The shared key cache, unless it is in use (a hook calling loads, another thread):
-    // then a private one, so no lock is ever waited for while holding the interpreter.
+    // The shared key cache and stack, unless in use (a hook calling loads, another thread):
+    // then private ones, so no lock is ever waited for while holding the interpreter.
     let mut private;
-    let mut guard = KEYS.try_lock();
-    let keys = match guard.as_mut() {
-        Ok(shared) => shared.get_or_insert_with(|| KeyCache::new(SHARED_KEY_BITS)),
+    let mut guard = SHARED.try_lock();
+    let shared = match guard.as_mut() {
+        Ok(shared) => shared.get_or_insert_with(|| Shared {
+            keys: KeyCache::new(SHARED_KEY_BITS),
+            stack: Stack(Vec::new()),
+        }),
         Err(_) => {
-            private = KeyCache::new(SHARED_KEY_BITS);
+            private = Shared {
+                keys: KeyCache::new(SHARED_KEY_BITS),
+                stack: Stack(Vec::new()),
+            };
             &mut private
         }
     };
     let mut loader = Loader {
         py,
         hooks,
-        keys,
-        items: Vec::new(),
+        keys: &mut shared.keys,
+        items: &mut shared.stack.0,
     };
     let mut scanner = Scanner::new(bytes);
     // Nothing built here is garbage until it is returned, so a collection in the middle only
@@ -485,6 +510,10 @@ pub fn loads_fast<'py>(
         // SAFETY: as above.
         unsafe { ffi::PyGC_Enable() };
     }
+    let stack = &mut shared.stack.0;
+    debug_assert!(stack.is_empty(), "every container drains what it pushed");
+    stack.drain(..).for_each(release);
+    stack.shrink_to(KEPT_STACK);
     match result {
         // SAFETY: the reference is handed to the Bound.
         Ok(value) => Ok(unsafe { Bound::from_owned_ptr(py, value.as_ptr()) }),
