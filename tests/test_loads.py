@@ -20,6 +20,7 @@ import io
 import itertools
 import json
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -228,6 +229,23 @@ def test_load_passes_hooks_and_errors(engine: str) -> None:
     )
 
 
+def _float_digits() -> str:
+    """Floats past the one-operation fast path: long mantissas, every exponent, halfway cases
+    (a seeded random list, the same on every run)."""
+    rng = random.Random(20240601)
+    items = []
+    for _ in range(3000):
+        digits = rng.randint(15, 20)
+        mantissa = str(rng.randrange(10 ** (digits - 1), 10**digits))
+        point = rng.randint(1, digits)
+        sign = rng.choice(["", "-"])
+        items.append(f"{sign}{mantissa[:point]}.{mantissa[point:] or 0}e{rng.randint(-340, 300)}")
+    items += ["9007199254740993", "9007199254740993.0", "9007199254740995e0", "2.5e-324"]
+    items += ["2.4703282292062327e-324", "2.4703282292062328e-324", "1.7976931348623158e308"]
+    items += ["-65.613616999999977", "43.420273000000009", "0.30000000000000004"]
+    return "[" + ", ".join(items) + "]"
+
+
 # --- values json gives in its own way ---------------------------------------------------------
 
 VALUES = {
@@ -245,6 +263,7 @@ VALUES = {
     " 9007199254740993, 9007199254740993.0, 1.00000000000000011102230246251565404236316680908203125"
     ", 123456789012345678901234567890.5e-10, 0.000000000000000000000000000001]",
     "long mantissa": "0." + "3" * 800,
+    "floats of 15 to 20 digits": _float_digits(),
     "duplicate keys": '{"a": 1, "b": 2, "a": 3, "c": {"x": 1, "x": [2]}}',
     "whitespace": ' \t\n\r[ \t\n\r1 \t\n\r, \t\n\r{ "a" \t\n\r: \r\n2 } ] \n\t ',
     "empty containers": '[[], {}, [[]], [{}], {"": []}, ""]',
@@ -333,6 +352,8 @@ def test_many_similar_keys(engine: str) -> None:
     keys, escaped keys: each one itself, as json reads it."""
     keys = [f"prefix__{i:06d}__suffix" for i in range(3000)]
     keys += ["k" * n for n in range(70)] + [f"é{i}" for i in range(50)] + ["\n", "\ud800"]
+    # One byte changed anywhere in a short key (the cache matches those by length and words).
+    keys += ["k" * i + "j" + "k" * (n - i - 1) for n in range(1, 20) for i in range(n)]
     doc = json.dumps([{k: i} for i, k in enumerate(keys)] + [dict.fromkeys(keys, 0)])
     check(engine, doc)
     check(engine, doc.encode())

@@ -5,11 +5,14 @@
 //! - [`stream`]: bytes in any chunking (UTF-8 decoding, BOM, `max_size`, sticky errors).
 //! - [`sink`]: the events the machine emits, implemented by whoever builds values.
 //! - [`value`]: a plain Rust value tree built from those events.
-//! - [`scanner`]: a pull scanner over one whole document, the fast path of `loads`.
+//! - [`scanner`]: a pull scanner over one whole document, the fast path of `loads` (with
+//!   `float`, decimal digits to f64, and its table `pow5_table`).
 
 pub mod error;
+mod float;
 pub mod machine;
 pub mod number;
+mod pow5_table;
 pub mod scanner;
 pub mod sink;
 pub mod stream;

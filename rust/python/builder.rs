@@ -62,7 +62,7 @@ impl Builder {
             open_string: None,
             tentative_shown: false,
             tentative_prev: None,
-            keys: KeyCache::new(256),
+            keys: KeyCache::new(8), // 256 slots
             error: None,
         }
     }

@@ -1,76 +1,165 @@
 //! A small cache of Python strings for object keys: records repeat the same few keys, and a
 //! cached key is neither created nor hashed again (CPython keeps a str's hash). Values are not
 //! cached: in a direct-mapped cache they evict the keys (measured on github_events.json).
+//!
+//! Only ASCII keys are cached, as compact ASCII strs, whose own data is the key's bytes: a
+//! slot is just the string, eight bytes, so the table stays small enough to be in cache
+//! between documents (a table of copies and hashes beside the strings missed there on most
+//! lookups), and a hit reads one line, the one its reference count is on anyway.
 
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+/// Longer keys are created every time (they seldom repeat, and would hash slowly).
 const MAX_KEY_LEN: usize = 64;
 
-/// A key's UTF-8 bytes and the Python string made from them.
-type Entry = (Box<[u8]>, Py<PyString>);
-
 pub struct KeyCache {
-    slots: Vec<Option<Entry>>,
-    size: usize,
+    /// Compact ASCII strs, by hash of their bytes.
+    slots: Vec<Option<Py<PyString>>>,
+    /// log2 of the number of slots.
+    bits: u32,
 }
 
-/// A cheap hash of a short key: its length and its first and last eight bytes, mixed.
-fn spread(bytes: &[u8]) -> u64 {
-    let head = word(bytes, 0);
-    let tail = if bytes.len() > 8 {
-        word(bytes, bytes.len() - 8)
-    } else {
-        0
-    };
-    let mixed =
-        (head ^ tail.rotate_left(29) ^ bytes.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    mixed >> 40
-}
-
-/// Bytes `at..at + 8` of `bytes`, zero-padded past its end, as one word.
+/// Two words that, with the length, determine a key of up to 16 bytes (and sample a longer
+/// one): overlapping loads of its first and last bytes, without a byte-by-byte loop.
 #[inline]
-fn word(bytes: &[u8], at: usize) -> u64 {
-    let mut buf = [0u8; 8];
-    let end = bytes.len().min(at + 8);
-    buf[..end - at].copy_from_slice(&bytes[at..end]);
-    u64::from_le_bytes(buf)
+fn words(bytes: &[u8]) -> (u64, u64) {
+    let len = bytes.len();
+    let load8 = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let load4 =
+        |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as u64;
+    match len {
+        8.. => (load8(0), load8(len - 8)),
+        4..=7 => (load4(0), load4(len - 4)),
+        1..=3 => {
+            let spread =
+                bytes[0] as u64 | (bytes[len / 2] as u64) << 8 | (bytes[len - 1] as u64) << 16;
+            (spread, 0)
+        }
+        0 => (0, 0),
+    }
 }
 
-/// Equality of two short byte strings, a word at a time (a libc call costs more than the
-/// comparison for keys this short).
+/// Whether a cached string holds exactly `key`.
+///
+/// # Safety
+/// `string` must be a live compact ASCII str.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && (0..a.len()).step_by(8).all(|at| word(a, at) == word(b, at))
+unsafe fn holds(string: *mut ffi::PyObject, key: &[u8], words_of_key: (u64, u64)) -> bool {
+    // SAFETY: as the caller promised: its length is its byte count, its data those bytes.
+    unsafe {
+        let len = ffi::PyUnicode_GET_LENGTH(string) as usize;
+        if len != key.len() {
+            return false;
+        }
+        let data = std::slice::from_raw_parts(ffi::PyUnicode_DATA(string) as *const u8, len);
+        if len <= 16 {
+            words(data) == words_of_key
+        } else {
+            data == key
+        }
+    }
 }
 
 impl KeyCache {
-    /// An empty cache of `size` slots, allocated on first use (most parsers read few keys).
-    pub fn new(size: usize) -> Self {
+    /// An empty cache of `1 << bits` slots, allocated on first use (most parsers read few
+    /// keys).
+    pub fn new(bits: u32) -> Self {
         KeyCache {
             slots: Vec::new(),
-            size,
+            bits,
         }
     }
 
-    /// The cached string for `key` (valid UTF-8), creating it on a miss.
+    /// The str of `key`, from the cache or created.
     pub fn get<'py>(&mut self, py: Python<'py>, key: &str) -> Bound<'py, PyString> {
-        let bytes = key.as_bytes();
-        if bytes.len() > MAX_KEY_LEN {
-            return PyString::new(py, key);
+        // SAFETY: the token proves the interpreter is held; the bytes are UTF-8 and flagged
+        // ASCII only when they are. `lookup` gives a new reference or NULL, which panics
+        // here as PyString::new would.
+        unsafe {
+            let string = self.lookup(key.as_bytes(), key.is_ascii());
+            Bound::from_owned_ptr(py, string).cast_into_unchecked()
+        }
+    }
+
+    /// A new reference to the str of `key`, from the cache or created; NULL with an exception
+    /// set when the interpreter cannot make one.
+    ///
+    /// # Safety
+    /// The interpreter must be held by this thread, `key` must be UTF-8, and ASCII if `ascii`.
+    #[inline]
+    pub unsafe fn lookup(&mut self, key: &[u8], ascii: bool) -> *mut ffi::PyObject {
+        if key.len() > MAX_KEY_LEN || !ascii {
+            // SAFETY: as the caller promised.
+            return unsafe { new_string(key, ascii) };
         }
         if self.slots.is_empty() {
-            self.slots = (0..self.size).map(|_| None).collect();
+            self.slots = (0..1usize << self.bits).map(|_| None).collect();
         }
-        let hash = spread(bytes);
-        let slot = &mut self.slots[hash as usize % self.size];
-        if let Some((cached, string)) = slot {
-            if same_bytes(cached, bytes) {
-                return string.bind(py).clone();
+        let (head, tail) = words(key);
+        let mixed =
+            (head ^ tail.rotate_left(29) ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = &mut self.slots[(mixed >> (64 - self.bits)) as usize];
+        if let Some(string) = slot {
+            let string = string.as_ptr();
+            // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string` below),
+            // kept alive by their slots.
+            if unsafe { holds(string, key, (head, tail)) } {
+                // SAFETY: the slot keeps its reference; this new one is the caller's.
+                unsafe { ffi::Py_INCREF(string) };
+                return string;
             }
         }
-        let string = PyString::new(py, key);
-        *slot = Some((bytes.into(), string.clone().unbind()));
+        // SAFETY: as the caller promised (ASCII here).
+        let string = unsafe { ascii_string(key) };
+        if !string.is_null() {
+            // SAFETY: a new reference to a compact ASCII str: one for the slot, one for the
+            // caller. The slot's old string, if any, is released by its drop, with the
+            // interpreter held.
+            unsafe {
+                ffi::Py_INCREF(string);
+                *slot = Some(
+                    Bound::from_owned_ptr(Python::assume_attached(), string)
+                        .cast_into_unchecked()
+                        .unbind(),
+                );
+            }
+        }
+        string
+    }
+}
+
+/// A new str from UTF-8 `bytes`, or NULL with an exception set.
+///
+/// # Safety
+/// The interpreter must be held, `bytes` must be UTF-8, and ASCII if `ascii`.
+#[inline]
+unsafe fn new_string(bytes: &[u8], ascii: bool) -> *mut ffi::PyObject {
+    // SAFETY: as the caller promised; the pointer and length describe `bytes`.
+    unsafe {
+        if ascii {
+            ascii_string(bytes)
+        } else {
+            ffi::PyUnicode_FromStringAndSize(bytes.as_ptr().cast(), bytes.len() as ffi::Py_ssize_t)
+        }
+    }
+}
+
+/// A new compact ASCII str holding `bytes`, or NULL with an exception set.
+///
+/// # Safety
+/// The interpreter must be held, and `bytes` must be ASCII.
+#[inline]
+pub unsafe fn ascii_string(bytes: &[u8]) -> *mut ffi::PyObject {
+    // SAFETY: PyUnicode_New(len, 127) gives a fresh compact ASCII str whose data buffer holds
+    // exactly `len` bytes; ASCII bytes are its final content.
+    unsafe {
+        let string = ffi::PyUnicode_New(bytes.len() as ffi::Py_ssize_t, 127);
+        if !string.is_null() {
+            let data = ffi::PyUnicode_DATA(string) as *mut u8;
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
+        }
         string
     }
 }

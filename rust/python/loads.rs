@@ -8,46 +8,97 @@
 //! json's own C scanner, so deep documents raise the same RecursionError.
 
 use std::ffi::CString;
+use std::ptr::NonNull;
 use std::sync::Mutex;
 
 use pyo3::exceptions::PyStopIteration;
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyString};
 
-use super::keys::KeyCache;
+use super::dicts::presized_dict;
+use super::keys::{ascii_string, KeyCache};
 use crate::core::scanner::{Bail, Number, Peek, Scanner, Text};
 
 /// Past this nesting the pre-check gives up (the standard library answers; json itself raises
 /// RecursionError well before).
 const VALIDATE_DEPTH: usize = 4096;
 
-/// Slots of the key cache shared by all `loads` calls.
-const SHARED_KEYS: usize = 4096;
+/// log2 of the slots of the key cache shared by all `loads` calls.
+const SHARED_KEY_BITS: u32 = 12;
 
-static KEYS: Mutex<Option<KeyCache>> = Mutex::new(None);
+/// The builder's stack keeps up to this many slots between calls (1 MB).
+const KEPT_STACK: usize = 1 << 17;
+
+/// What `loads` calls share: the key cache, and the stack's allocation (a large array's
+/// stack was allocated, page-faulted in and unmapped again on every call).
+struct Shared {
+    keys: KeyCache,
+    stack: Stack,
+}
+
+/// The builder's stack between calls: an empty Vec, kept for its capacity.
+struct Stack(Vec<Obj>);
+
+// SAFETY: the stack holds no reference between calls (each call drains what it pushes, on
+// every path, and `loads_fast` checks it is empty before giving it back), so only its
+// allocation moves between threads.
+unsafe impl Send for Stack {}
+
+static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
+
+/// A new (owned) reference. The builder works on raw references rather than `Bound`s so that
+/// a value and its error fit in two registers on the hot path; whoever holds one either
+/// passes it on or releases it.
+type Obj = NonNull<ffi::PyObject>;
 
 /// Why the fast path stopped.
-enum Fail {
+enum Stop {
     /// Re-read with the complete parser.
     Bail,
-    /// A hook (or the interpreter) raised: propagate it.
-    Raised(PyErr),
+    /// A hook (or the interpreter) raised: the exception is set, to propagate.
+    Raised,
 }
 
-impl From<Bail> for Fail {
+impl From<Bail> for Stop {
     fn from(_: Bail) -> Self {
-        Fail::Bail
+        Stop::Bail
     }
 }
 
-impl From<PyErr> for Fail {
-    fn from(e: PyErr) -> Self {
-        Fail::Raised(e)
+type Build = Result<Obj, Stop>;
+
+/// A result of the C API (a new reference, or NULL with an exception set) as a Build.
+#[inline]
+fn checked(ptr: *mut ffi::PyObject) -> Build {
+    NonNull::new(ptr).ok_or(Stop::Raised)
+}
+
+/// A hook's result as a Build: its error is set again in the interpreter.
+fn hooked(py: Python<'_>, result: PyResult<Bound<'_, PyAny>>) -> Build {
+    match result {
+        Ok(value) => Ok(NonNull::new(value.into_ptr()).expect("a Bound is never NULL")),
+        Err(err) => {
+            err.restore(py);
+            Err(Stop::Raised)
+        }
     }
 }
 
-type Build<'py> = Result<Bound<'py, PyAny>, Fail>;
+/// Releases a reference the builder owns.
+#[inline]
+fn release(obj: Obj) {
+    // SAFETY: every Obj is an owned reference, given up here exactly once.
+    unsafe { ffi::Py_DECREF(obj.as_ptr()) }
+}
+
+/// A new reference to a singleton (None, True, False).
+#[inline]
+fn singleton(ptr: *mut ffi::PyObject) -> Build {
+    // SAFETY: the singletons live as long as the interpreter; this reference is the caller's.
+    unsafe { ffi::Py_INCREF(ptr) };
+    Ok(NonNull::new(ptr).expect("singletons are never NULL"))
+}
 
 /// The `json.loads` hooks; None where the default applies.
 struct Hooks<'py> {
@@ -62,29 +113,18 @@ struct Loader<'py, 'k> {
     py: Python<'py>,
     hooks: Hooks<'py>,
     keys: &'k mut KeyCache,
-    /// Elements of the arrays being read, innermost last.
-    items: Vec<Bound<'py, PyAny>>,
+    /// Elements of the arrays, and keys and values of the objects, being read; innermost
+    /// last.
+    items: &'k mut Vec<Obj>,
 }
 
-/// A new reference or NULL from the C API, as a Result.
-fn owned<'py>(py: Python<'py>, ptr: *mut ffi::PyObject) -> Build<'py> {
-    // SAFETY: callers pass a new reference or NULL with an exception set.
-    unsafe { Bound::from_owned_ptr_or_err(py, ptr) }.map_err(Fail::Raised)
-}
-
-fn string<'py>(py: Python<'py>, text: Text) -> Build<'py> {
+#[inline]
+fn string(text: Text) -> Build {
     let bytes = text.bytes;
     if text.ascii {
-        // SAFETY: PyUnicode_New gives a fresh compact ASCII str of `len` characters whose data
-        // buffer holds exactly `len` bytes; ASCII input is its final content.
-        unsafe {
-            let object = ffi::PyUnicode_New(bytes.len() as ffi::Py_ssize_t, 127);
-            if !object.is_null() {
-                let data = ffi::PyUnicode_DATA(object) as *mut u8;
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
-            }
-            return owned(py, object);
-        }
+        // SAFETY: the interpreter is held (the builder only runs inside `loads_fast`); the
+        // bytes are ASCII.
+        return checked(unsafe { ascii_string(bytes) });
     }
     // surrogatepass: lone surrogates from escapes, and (bytes input only: a str's UTF-8 has
     // none) surrogates encoded in UTF-8, which json.loads also accepts. Invalid UTF-8 is not
@@ -97,19 +137,18 @@ fn string<'py>(py: Python<'py>, text: Text) -> Build<'py> {
             c"surrogatepass".as_ptr(),
         )
     };
-    if object.is_null() {
+    NonNull::new(object).ok_or_else(|| {
         // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
         unsafe { ffi::PyErr_Clear() };
-        return Err(Fail::Bail);
-    }
-    owned(py, object)
+        Stop::Bail
+    })
 }
 
 impl<'py> Loader<'py, '_> {
-    fn value(&mut self, scanner: &mut Scanner) -> Build<'py> {
-        let py = self.py;
+    fn value(&mut self, scanner: &mut Scanner) -> Build {
+        // SAFETY (the singletons): the interpreter is held.
         match scanner.peek()? {
-            Peek::String => string(py, scanner.string()?),
+            Peek::String => string(scanner.string()?),
             Peek::Number => self.number(scanner.number()?),
             Peek::Object => self.nested(
                 c" while decoding a JSON object from a unicode string",
@@ -119,17 +158,9 @@ impl<'py> Loader<'py, '_> {
                 c" while decoding a JSON array from a unicode string",
                 |this| this.array(scanner),
             ),
-            Peek::Null => Ok(py.None().into_bound(py)),
-            Peek::True => Ok(true
-                .into_pyobject(py)
-                .expect("infallible")
-                .to_owned()
-                .into_any()),
-            Peek::False => Ok(false
-                .into_pyobject(py)
-                .expect("infallible")
-                .to_owned()
-                .into_any()),
+            Peek::Null => singleton(unsafe { ffi::Py_None() }),
+            Peek::True => singleton(unsafe { ffi::Py_True() }),
+            Peek::False => singleton(unsafe { ffi::Py_False() }),
             Peek::NaN => self.constant("NaN", f64::NAN),
             Peek::Infinity => self.constant("Infinity", f64::INFINITY),
         }
@@ -137,15 +168,12 @@ impl<'py> Loader<'py, '_> {
 
     /// Builds a container one level deeper, counted against the interpreter's recursion
     /// limit as json's C scanner counts it (so the same documents raise RecursionError).
-    fn nested(
-        &mut self,
-        what: &std::ffi::CStr,
-        build: impl FnOnce(&mut Self) -> Build<'py>,
-    ) -> Build<'py> {
+    #[inline]
+    fn nested(&mut self, what: &std::ffi::CStr, build: impl FnOnce(&mut Self) -> Build) -> Build {
         // SAFETY: called with the interpreter held; every successful Enter is paired with a
-        // Leave below.
+        // Leave below. A failed Enter sets RecursionError.
         if unsafe { ffi::Py_EnterRecursiveCall(what.as_ptr()) } != 0 {
-            return Err(Fail::Raised(PyErr::fetch(self.py)));
+            return Err(Stop::Raised);
         }
         let built = build(self);
         // SAFETY: pairs the Enter above.
@@ -153,49 +181,63 @@ impl<'py> Loader<'py, '_> {
         built
     }
 
-    fn constant(&self, name: &str, value: f64) -> Build<'py> {
+    fn constant(&self, name: &str, value: f64) -> Build {
         match &self.hooks.parse_constant {
-            Some(hook) => Ok(hook.call1((name,))?),
-            None => owned(self.py, unsafe { ffi::PyFloat_FromDouble(value) }),
+            Some(hook) => hooked(self.py, hook.call1((name,))),
+            // SAFETY: returns a new reference or NULL.
+            None => checked(unsafe { ffi::PyFloat_FromDouble(value) }),
         }
     }
 
-    fn number(&self, number: Number) -> Build<'py> {
+    #[inline]
+    fn number(&self, number: Number) -> Build {
         let py = self.py;
         match number {
             Number::Int(value, text) => match &self.hooks.parse_int {
-                Some(hook) => Ok(hook.call1((text,))?),
+                Some(hook) => hooked(py, hook.call1((text,))),
                 // SAFETY: returns a new reference or NULL.
-                None => owned(py, unsafe { ffi::PyLong_FromLongLong(value) }),
+                None => checked(unsafe { ffi::PyLong_FromLongLong(value) }),
             },
             Number::BigInt(text) => match &self.hooks.parse_int {
-                Some(hook) => Ok(hook.call1((text,))?),
+                Some(hook) => hooked(py, hook.call1((text,))),
                 None => {
                     let digits = CString::new(text).expect("number text has no NUL");
                     // SAFETY: a NUL-terminated string; new reference or NULL (for instance
                     // past sys.get_int_max_str_digits(), as json.loads raises).
-                    owned(py, unsafe {
+                    checked(unsafe {
                         ffi::PyLong_FromString(digits.as_ptr(), std::ptr::null_mut(), 10)
                     })
                 }
             },
             Number::Float(text, exact) => match &self.hooks.parse_float {
-                Some(hook) => Ok(hook.call1((text,))?),
+                Some(hook) => hooked(py, hook.call1((text,))),
                 None => {
                     let value = match exact {
                         Some(value) => value,
-                        None => text.parse().map_err(|_| Fail::Bail)?,
+                        None => text.parse().map_err(|_| Stop::Bail)?,
                     };
                     // SAFETY: returns a new reference or NULL.
-                    owned(py, unsafe { ffi::PyFloat_FromDouble(value) })
+                    checked(unsafe { ffi::PyFloat_FromDouble(value) })
                 }
             },
             Number::NegInfinity => self.constant("-Infinity", f64::NEG_INFINITY),
         }
     }
 
-    fn array(&mut self, scanner: &mut Scanner) -> Build<'py> {
+    fn array(&mut self, scanner: &mut Scanner) -> Build {
         let base = self.items.len();
+        let read = self.elements(scanner);
+        let items = self.items.drain(base..);
+        if let Err(stop) = read {
+            items.for_each(release);
+            return Err(stop);
+        }
+        list(items)
+    }
+
+    /// Reads the elements of an array (after `[`) onto `items`.
+    #[inline]
+    fn elements(&mut self, scanner: &mut Scanner) -> Result<(), Stop> {
         if scanner.array_first()? {
             loop {
                 let item = self.value(scanner)?;
@@ -205,80 +247,158 @@ impl<'py> Loader<'py, '_> {
                 }
             }
         }
-        let count = self.items.len() - base;
-        // SAFETY: PyList_New(n) gives a list of n NULL slots; each SET_ITEM fills one with a
-        // reference handed over by `into_ptr`, so every slot is set before the list is used.
-        unsafe {
-            let list = ffi::PyList_New(count as ffi::Py_ssize_t);
-            if list.is_null() {
-                return owned(self.py, list);
-            }
-            for (index, item) in self.items.drain(base..).enumerate() {
-                ffi::PyList_SET_ITEM(list, index as ffi::Py_ssize_t, item.into_ptr());
-            }
-            owned(self.py, list)
-        }
+        Ok(())
     }
 
-    fn key(&mut self, text: Text) -> Result<Bound<'py, PyString>, Fail> {
+    #[inline]
+    fn key(&mut self, text: Text) -> Build {
         if text.ascii {
-            // SAFETY: ASCII is valid UTF-8.
-            let text = unsafe { std::str::from_utf8_unchecked(text.bytes) };
-            return Ok(self.keys.get(self.py, text));
+            // SAFETY: the interpreter is held; the bytes are ASCII.
+            return checked(unsafe { self.keys.lookup(text.bytes, true) });
         }
-        Ok(string(self.py, text)?
-            .cast_into::<PyString>()
-            .map_err(PyErr::from)?)
+        string(text)
     }
 
-    fn object(&mut self, scanner: &mut Scanner) -> Build<'py> {
-        let py = self.py;
+    fn object(&mut self, scanner: &mut Scanner) -> Build {
         if self.hooks.object_pairs_hook.is_some() {
             return self.object_pairs(scanner);
         }
-        let dict = PyDict::new(py);
-        let mut next = scanner
-            .object_first()?
-            .map(|text| self.key(text))
-            .transpose()?;
-        while let Some(key) = next {
-            let value = self.value(scanner)?;
-            // SAFETY: a live dict, a str key and a value; SetItem takes its own references.
-            if unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) } != 0 {
-                return Err(Fail::Raised(PyErr::fetch(py)));
-            }
-            next = scanner
-                .object_next()?
-                .map(|text| self.key(text))
-                .transpose()?;
+        let base = self.items.len();
+        let read = self.properties(scanner);
+        let items = self.items.drain(base..);
+        if let Err(stop) = read {
+            items.for_each(release);
+            return Err(stop);
         }
+        let dict = dict(items)?;
         match &self.hooks.object_hook {
-            Some(hook) => Ok(hook.call1((dict,))?),
-            None => Ok(dict.into_any()),
+            // SAFETY: the dict reference is handed to the Bound.
+            Some(hook) => hooked(
+                self.py,
+                hook.call1((unsafe { Bound::from_owned_ptr(self.py, dict.as_ptr()) },)),
+            ),
+            None => Ok(dict),
         }
     }
 
-    fn object_pairs(&mut self, scanner: &mut Scanner) -> Build<'py> {
-        let py = self.py;
-        let pairs = PyList::empty(py);
-        let mut next = scanner
-            .object_first()?
-            .map(|text| self.key(text))
-            .transpose()?;
+    /// Reads the properties of an object (after `{`) onto `items`, key then value: the dict
+    /// is made once their number is known.
+    #[inline]
+    fn properties(&mut self, scanner: &mut Scanner) -> Result<(), Stop> {
+        let mut next = match scanner.object_first()? {
+            Some(text) => Some(self.key(text)?),
+            None => None,
+        };
         while let Some(key) = next {
+            self.items.push(key);
             let value = self.value(scanner)?;
-            pairs.append(PyTuple::new(py, [key.into_any(), value])?)?;
-            next = scanner
-                .object_next()?
-                .map(|text| self.key(text))
-                .transpose()?;
+            self.items.push(value);
+            next = match scanner.object_next()? {
+                Some(text) => Some(self.key(text)?),
+                None => None,
+            };
         }
+        Ok(())
+    }
+
+    /// An object for `object_pairs_hook`: a list of (key, value) tuples, given to the hook.
+    fn object_pairs(&mut self, scanner: &mut Scanner) -> Build {
+        let base = self.items.len();
+        let read = self.pairs(scanner);
+        let items = self.items.drain(base..);
+        if let Err(stop) = read {
+            items.for_each(release);
+            return Err(stop);
+        }
+        let pairs = list(items)?;
         let hook = self
             .hooks
             .object_pairs_hook
             .as_ref()
             .expect("checked by the caller");
-        Ok(hook.call1((pairs,))?)
+        // SAFETY: the list reference is handed to the Bound.
+        hooked(
+            self.py,
+            hook.call1((unsafe { Bound::from_owned_ptr(self.py, pairs.as_ptr()) },)),
+        )
+    }
+
+    /// Reads the properties of an object (after `{`) onto `items`, as (key, value) tuples.
+    fn pairs(&mut self, scanner: &mut Scanner) -> Result<(), Stop> {
+        let mut next = match scanner.object_first()? {
+            Some(text) => Some(self.key(text)?),
+            None => None,
+        };
+        while let Some(key) = next {
+            let value = match self.value(scanner) {
+                Ok(value) => value,
+                Err(stop) => {
+                    release(key);
+                    return Err(stop);
+                }
+            };
+            // SAFETY: PyTuple_New(2) gives two NULL slots; SET_ITEM fills each with a
+            // reference handed over. On failure both are released.
+            unsafe {
+                let Some(pair) = NonNull::new(ffi::PyTuple_New(2)) else {
+                    release(key);
+                    release(value);
+                    return Err(Stop::Raised);
+                };
+                ffi::PyTuple_SET_ITEM(pair.as_ptr(), 0, key.as_ptr());
+                ffi::PyTuple_SET_ITEM(pair.as_ptr(), 1, value.as_ptr());
+                self.items.push(pair);
+            }
+            next = match scanner.object_next()? {
+                Some(text) => Some(self.key(text)?),
+                None => None,
+            };
+        }
+        Ok(())
+    }
+}
+
+/// A dict of the given keys and values (alternating), sized for them up front: filling a
+/// new dict grows its table at 6, 11, 22... entries, each time moving every entry.
+#[inline]
+fn dict(mut items: impl ExactSizeIterator<Item = Obj>) -> Build {
+    // SAFETY: a new dict or NULL.
+    let Some(dict) = NonNull::new(unsafe { presized_dict(items.len() / 2) }) else {
+        items.for_each(release);
+        return Err(Stop::Raised);
+    };
+    while let (Some(key), Some(value)) = (items.next(), items.next()) {
+        // SAFETY: a live dict, a str key and a value; SetItem takes its own references, and
+        // ours are released. In order, so a repeated key keeps its first place and its last
+        // value, as json's.
+        let failed =
+            unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) } != 0;
+        release(key);
+        release(value);
+        if failed {
+            items.for_each(release);
+            release(dict);
+            return Err(Stop::Raised);
+        }
+    }
+    Ok(dict)
+}
+
+/// A list of the given references, made in one call.
+#[inline]
+fn list(items: impl ExactSizeIterator<Item = Obj>) -> Build {
+    // SAFETY: PyList_New(n) gives a list of n NULL slots; each SET_ITEM fills one with a
+    // reference handed over, so every slot is set before the list is used. On failure the
+    // references are released.
+    unsafe {
+        let Some(list) = NonNull::new(ffi::PyList_New(items.len() as ffi::Py_ssize_t)) else {
+            items.for_each(release);
+            return Err(Stop::Raised);
+        };
+        for (index, item) in items.enumerate() {
+            ffi::PyList_SET_ITEM(list.as_ptr(), index as ffi::Py_ssize_t, item.as_ptr());
+        }
+        Ok(list)
     }
 }
 
@@ -343,22 +463,28 @@ pub fn loads_fast<'py>(
     ]
     .iter()
     .all(|hook| hook.is_none());
-    // The shared key cache, unless it is in use (a hook calling loads, another thread):
-    // then a private one, so no lock is ever waited for while holding the interpreter.
+    // The shared key cache and stack, unless in use (a hook calling loads, another thread):
+    // then private ones, so no lock is ever waited for while holding the interpreter.
     let mut private;
-    let mut guard = KEYS.try_lock();
-    let keys = match guard.as_mut() {
-        Ok(shared) => shared.get_or_insert_with(|| KeyCache::new(SHARED_KEYS)),
+    let mut guard = SHARED.try_lock();
+    let shared = match guard.as_mut() {
+        Ok(shared) => shared.get_or_insert_with(|| Shared {
+            keys: KeyCache::new(SHARED_KEY_BITS),
+            stack: Stack(Vec::new()),
+        }),
         Err(_) => {
-            private = KeyCache::new(SHARED_KEYS);
+            private = Shared {
+                keys: KeyCache::new(SHARED_KEY_BITS),
+                stack: Stack(Vec::new()),
+            };
             &mut private
         }
     };
     let mut loader = Loader {
         py,
         hooks,
-        keys,
-        items: Vec::new(),
+        keys: &mut shared.keys,
+        items: &mut shared.stack.0,
     };
     let mut scanner = Scanner::new(bytes);
     // Nothing built here is garbage until it is returned, so a collection in the middle only
@@ -371,20 +497,37 @@ pub fn loads_fast<'py>(
     if !no_hooks && !valid(&mut Scanner::new(bytes)) {
         return bail();
     }
-    let result = loader.value(&mut scanner).and_then(|value| {
-        scanner.finish()?;
-        Ok(value)
-    });
+    let result = loader
+        .value(&mut scanner)
+        .and_then(|value| match scanner.finish() {
+            Ok(()) => Ok(value),
+            Err(Bail) => {
+                release(value);
+                Err(Stop::Bail)
+            }
+        });
     if collecting {
         // SAFETY: as above.
         unsafe { ffi::PyGC_Enable() };
     }
+    let stack = &mut shared.stack.0;
+    debug_assert!(stack.is_empty(), "every container drains what it pushed");
+    stack.drain(..).for_each(release);
+    stack.shrink_to(KEPT_STACK);
     match result {
-        Ok(value) => Ok(value),
-        Err(Fail::Bail) => bail(),
-        // json's scanner turns a StopIteration from a hook into its own error: let it answer.
-        Err(Fail::Raised(err)) if err.is_instance_of::<PyStopIteration>(py) => bail(),
-        Err(Fail::Raised(err)) => Err(err),
+        // SAFETY: the reference is handed to the Bound.
+        Ok(value) => Ok(unsafe { Bound::from_owned_ptr(py, value.as_ptr()) }),
+        Err(Stop::Bail) => bail(),
+        Err(Stop::Raised) => {
+            let err = PyErr::fetch(py);
+            // json's scanner turns a StopIteration from a hook into its own error: let it
+            // answer.
+            if err.is_instance_of::<PyStopIteration>(py) {
+                bail()
+            } else {
+                Err(err)
+            }
+        }
     }
 }
 

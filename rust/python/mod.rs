@@ -3,6 +3,7 @@
 
 mod builder;
 mod changes;
+mod dicts;
 mod engine;
 mod keys;
 mod loads;
