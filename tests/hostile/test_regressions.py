@@ -72,8 +72,9 @@ def test_loads_deep_alternating_containers_raise_recursion_error_as_json() -> No
     ["[0.4e" + "0" * 38 + "]", "[1E-" + "0" * 30 + "5]", "[-2.5e+" + "0" * 25 + "1]"],
 )
 def test_loads_exponent_with_many_leading_zeros(doc: str) -> None:
-    """cargo fuzz, scanner_vs_machine, crash-2e19eac7 (`[0.4e000...0`): found in a branch
-    that read floats faster, whose fast path gave inf for an exponent written with many
-    leading zeros. Main's scanner never did; kept so that no fast path does."""
+    """cargo fuzz, scanner_vs_machine, crash-2e19eac7 and crash-c145895a (`[0.4e000...0`):
+    the faster float path (Eisel-Lemire) took an exponent of more than 18 digits for an
+    overflow, leading zeros included, and gave inf. Found on the branch that brought it, then
+    in main once merged; fixed in the scanner."""
     assert same(jsondrip.loads(doc), json.loads(doc))
     assert same(jsondrip.loads(doc.encode()), json.loads(doc))
