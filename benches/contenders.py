@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-T = TypeVar("T")
+from jsondrip.bench.contenders import drive
+
 Run = Callable[[list[str]], Any]
 
 
@@ -94,24 +95,14 @@ async def _jsonriver_consume(chunks: list[str]) -> tuple[Any, int]:
     return value, yields
 
 
-def _drive(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine that never suspends, without an event loop."""
-    try:
-        coro.send(None)
-    except StopIteration as stop:
-        return stop.value  # type: ignore[no-any-return]
-    coro.close()
-    raise RuntimeError("coroutine suspended: it needs an event loop")
-
-
 def jsonriver_yields(chunks: list[str]) -> int:
     """How many values jsonriver yields for these chunks (it skips chunks that change nothing)."""
-    return _drive(_jsonriver_consume(chunks))[1]
+    return drive(_jsonriver_consume(chunks))[1]
 
 
 def jsonriver_direct(chunks: list[str]) -> Any:
     """jsonriver, its coroutine stepped by hand."""
-    return _drive(_jsonriver_consume(chunks))[0]
+    return drive(_jsonriver_consume(chunks))[0]
 
 
 _LOOP: asyncio.AbstractEventLoop | None = None

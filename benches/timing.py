@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import math
+import operator
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from contenders import Contender, jiter_read_at
+
+from jsondrip.bench.correctness import exact_equal, first_difference
 
 
 @dataclass
@@ -155,21 +158,6 @@ def measure(
         return Timing(None, f"error: {type(exc).__name__}: {exc}")
 
 
-def exact_equal(a: Any, b: Any) -> bool:
-    """Equal value for value and type for type (``1`` is not ``1.0``; ``-0.0`` is not ``0.0``)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(exact_equal(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(exact_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, float):
-        if math.isnan(a):
-            return math.isnan(b)
-        return a == b and math.copysign(1, a) == math.copysign(1, b)
-    return bool(a == b)
-
-
 def check(timing: Timing, expected: Any) -> str:
     """How the contender's final value compares with ``json.loads``."""
     if not timing.has_value:
@@ -179,29 +167,8 @@ def check(timing: Timing, expected: Any) -> str:
     if timing.value == expected:
         where = first_difference(timing.value, expected, exact_equal)
         return f"equal, types differ: {where}"
-    where = first_difference(timing.value, expected, _loose_equal)
+    where = first_difference(timing.value, expected, operator.eq)
     return f"WRONG: {where}"
-
-
-def _loose_equal(a: Any, b: Any) -> bool:
-    return bool(a == b)
-
-
-def first_difference(got: Any, want: Any, same: Callable[[Any, Any], bool], path: str = "") -> str:
-    """Where ``got`` first differs from ``want`` under ``same``, as ``path: got != want``."""
-    if isinstance(got, dict) and isinstance(want, dict):
-        for key in want:
-            if key not in got:
-                return f"{path}[{key!r}] missing"
-            if not same(got[key], want[key]):
-                return first_difference(got[key], want[key], same, f"{path}[{key!r}]")
-        return f"{path}: extra keys {sorted(set(got) - set(want))[:3]}"
-    if isinstance(got, list) and isinstance(want, list):
-        for i, (x, y) in enumerate(zip(got, want)):
-            if not same(x, y):
-                return first_difference(x, y, same, f"{path}[{i}]")
-        return f"{path}: length {len(got)} != {len(want)}"
-    return f"{path or 'value'}: {got!r:.40} != {want!r:.40}"
 
 
 def measure_interleaved(

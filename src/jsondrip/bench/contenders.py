@@ -107,7 +107,7 @@ def _jsondrip(backend: str) -> StreamContender:
     return StreamContender(name, label, api, True, run, watch, version=version)
 
 
-def _drive(coro: Coroutine[Any, Any, T]) -> T:
+def drive(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine that never suspends, without an event loop."""
     try:
         coro.send(None)
@@ -144,10 +144,10 @@ def _jsonriver() -> StreamContender:
         return latest[0]
 
     def run(chunks: list[str]) -> Any:
-        return _drive(consume(chunks, None))
+        return drive(consume(chunks, None))
 
     def watch(chunks: list[str], observe: Observe) -> Any:
-        return _drive(consume(chunks, observe))
+        return drive(consume(chunks, observe))
 
     version = dist_version("jsonriver")
     return StreamContender("jsonriver", "jsonriver", api, True, run, watch, version=version)
