@@ -319,7 +319,8 @@ class Machine:
                     i = j + 1
                     if c == '"':
                         parts = self.parts
-                        state = self.end_string(self._shown() + "".join(parts))
+                        shown = self._shown() if self.recorded else self.shown
+                        state = self.end_string(shown + "".join(parts))
                         self.parts = []
                     elif c == "\\":
                         char = ESCAPES.get(text[i]) if i < n else None
