@@ -295,9 +295,16 @@ class Machine:
     def feed(self, text: str) -> None:
         """Read one fragment. Raises MachineError at the first character that cannot fit."""
         state = self.state
-        if state == STRING and not self.in_key and _STRING_PLAIN(text).end() == len(text):
+        if (
+            state == STRING
+            and not self.in_key
+            and '"' not in text
+            and "\\" not in text
+            and text.isprintable()
+        ):
             # The STRING state's plain run covering the whole fragment: the common case
-            # while a long value streams, so it skips the loop.
+            # while a long value streams, so it skips the loop. A printable text holds no
+            # control character; the rare legal unprintable ones (NBSP, U+2028) take the loop.
             self.offset += len(text)
             if text or self.string_dirty:
                 self.show_string("".join(self.parts) + text if self.parts else text)
@@ -483,30 +490,26 @@ class Machine:
         """
         builder = self.builder
         containers = builder.containers
-        self.parts = []
+        if self.parts:
+            self.parts = []
         self.string_dirty = False
-        if builder.changes is not None and builder.string_shown:
+        if builder.string_shown and containers and builder.changes is None:
+            # The common case: grow the slot's string in place.
+            shown = self.shown
+            self.shown = ""
+            top = containers[-1]
+            slot = builder.key if type(top) is dict else -1
+            top[slot] = None
+            shown += text
+            top[slot] = shown
+            self.shown = shown
+        elif builder.string_shown and builder.changes is not None:
             # Change mode records only `text`; the slot is refreshed when the value is read.
             self.recorded.append(text)
             builder.grow_string(text)
-            return
-        if not builder.string_shown or not containers:
+        else:  # shown for the first time, or the string is the root
             self.shown += text
             builder.string(self.shown, False)
-            return
-        shown = self.shown
-        self.shown = ""
-        top = containers[-1]
-        if type(top) is dict:
-            key = builder.key
-            top[key] = None
-            shown += text
-            top[key] = shown
-        else:
-            top[-1] = None
-            shown += text
-            top[-1] = shown
-        self.shown = shown
 
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:
