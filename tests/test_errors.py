@@ -196,6 +196,13 @@ def test_trailing_comma_matches_json(backend: str, text: str) -> None:
     assert outcome(chars(text), backend=backend) == ("error", *want)
 
 
+@pytest.mark.parametrize("control", ["\x00", "\x1f", "\n"])
+def test_control_character_ending_a_whole_fragment(backend: str, control: str) -> None:
+    """A fragment of plain string text but its last character (the twin's shortcut declines)."""
+    want = ("error", "Invalid control character at", 11, 1, 12)
+    assert outcome(['{"a": "', "xy\u00a0", "z" + control, '"}'], backend=backend) == want
+
+
 # --- near misses: valid documents with one character deleted, inserted or replaced ---------
 
 SEEDS = [

@@ -305,9 +305,10 @@ class Machine:
             # The STRING state's plain run covering the whole fragment: the common case
             # while a long value streams, so it skips the loop. A printable text holds no
             # control character; the rare legal unprintable ones (NBSP, U+2028) take the loop.
+            # Nothing waits in `parts`: every feed ends by flushing the open string.
             self.offset += len(text)
-            if text or self.string_dirty:
-                self.show_string("".join(self.parts) + text if self.parts else text)
+            if text:
+                self.show_string(text)
             return
         offset = self.offset
         n = len(text)
@@ -493,8 +494,11 @@ class Machine:
         if self.parts:
             self.parts = []
         self.string_dirty = False
-        if builder.string_shown and containers and builder.changes is None:
-            # The common case: grow the slot's string in place.
+        if builder.changes is not None and builder.string_shown:
+            # Change mode records only `text`; the slot is refreshed when the value is read.
+            self.recorded.append(text)
+            builder.grow_string(text)
+        elif builder.string_shown and containers:
             shown = self.shown
             self.shown = ""
             top = containers[-1]
@@ -503,10 +507,6 @@ class Machine:
             shown += text
             top[slot] = shown
             self.shown = shown
-        elif builder.string_shown and builder.changes is not None:
-            # Change mode records only `text`; the slot is refreshed when the value is read.
-            self.recorded.append(text)
-            builder.grow_string(text)
         else:  # shown for the first time, or the string is the root
             self.shown += text
             builder.string(self.shown, False)
