@@ -1,11 +1,13 @@
-"""Streaming benchmark: jsondrip against jsonriver, jiter re-parsing and the str-copy floor.
+"""Streaming targets: jsondrip against jsonriver, jiter re-parsing and the str-copy floor.
 
     python benches/bench_streaming.py [--quick] [--json out.json] [--budget S] [--repeats N]
 
-Every contender reads the value after every chunk of every workload (see ``workloads.py``),
-in one run; the script prints a Markdown table of times, the final-value check against
-``json.loads``, and the ratios the issue sets as targets, each marked pass or fail.
-The exit status is 0 even when a target fails: this is a report, not a gate.
+A preset of `jsondrip bench` (``src/jsondrip/bench``): its contenders, its seeded workloads and
+its timing (best of N with the collector off; a pilot first, and a contender predicted past its
+budget is sampled or projected, marked ``~``, or skipped, and says so). This script picks the
+four cases below, times in alternation the runs that a target compares with each other, checks
+every final value against ``json.loads`` type for type, and prints the TARGETS, each marked
+pass or FAIL. The exit status is 0 even when a target fails: this is a report, not a gate.
 """
 
 from __future__ import annotations
@@ -15,302 +17,271 @@ import json
 import os
 import platform
 import sys
-from dataclasses import dataclass
 from typing import Any
 
-import contenders as c
-import workloads as w
-from timing import Timing, check, measure, measure_interleaved
+from jsondrip.bench.contenders import StreamContender, streaming_contenders
+from jsondrip.bench.correctness import final_status
+from jsondrip.bench.targets import Target, verdict_line
+from jsondrip.bench.timing import measure_interleaved, measure_stream
+from jsondrip.bench.workloads import KB, chunks, code_text, records_text, small_text
 
-# contenders measured on each workload; any other cell says why it was not run
+# key: (title, document, characters per chunk)
+WORKLOADS: dict[str, tuple[str, Any, int]] = {
+    "records": ("records 100 KB", lambda: records_text(100 * KB), 4),
+    "code": ("one long string 100 KB", lambda: code_text(100 * KB), 4),
+    "small": ("small call", small_text, 1),
+    "records2x": ("records 200 KB", lambda: records_text(200 * KB), 4),
+}
+NATIVE, PYTHON, FLOOR = "jsondrip-native", "jsondrip-python", "copy-floor"
+# contenders timed on each workload; the ones in INTERLEAVED are timed in alternation
 PLAN: dict[str, tuple[str, ...]] = {
-    "records": (
-        "jsondrip-native",
-        "jsondrip-python",
-        "jsonriver",
-        "jsonriver-asyncio",
-        "jiter-reparse",
-    ),
-    "code": (
-        "jsondrip-native",
-        "jsondrip-python",
-        "jsonriver",
-        "jsonriver-asyncio",
-        "jiter-reparse",
-        "copy-floor",
-        "copy-floor-decoded",
-    ),
-    "small": (
-        "jsondrip-native",
-        "jsondrip-python",
-        "jsonriver",
-        "jsonriver-asyncio",
-        "jiter-reparse",
-    ),
-    "records2x": ("jsondrip-native", "jsondrip-python", "jsonriver"),
+    "records": (NATIVE, PYTHON, "jsonriver", "jiter"),
+    "code": (NATIVE, PYTHON, "jsonriver", "jiter", FLOOR, "copy-floor-decoded"),
+    "small": (NATIVE, PYTHON, "jsonriver", "jiter"),
+    "records2x": (NATIVE, PYTHON),
 }
-NOT_RUN = "not run (no target needs it)"
-# timed in alternation (A B C A B C ...) because a target compares them with each other
-INTERLEAVED = {
-    "code": ("jsondrip-native", "jsondrip-python", "copy-floor", "copy-floor-decoded"),
-    "records2x": ("jsondrip-native", "jsondrip-python"),  # each paired with its 100 KB run
-}
+INTERLEAVED = {"code": (NATIVE, PYTHON, FLOOR, "copy-floor-decoded"), "records2x": (NATIVE, PYTHON)}
+
+# (target, workload, numerator, denominator): speed-ups put the slower contender on top
+TARGETS: tuple[tuple[Target, str, str, str], ...] = (
+    (
+        Target(
+            "records: jsonriver / native",
+            "how much faster than the other incremental parser jsondrip reads small records",
+            lo=25,
+        ),
+        "records",
+        "jsonriver",
+        NATIVE,
+    ),
+    (
+        Target(
+            "records: jiter re-parse / native",
+            "the SDKs' way (re-parse the buffer at every chunk) against reading each chunk once",
+            lo=1000,
+        ),
+        "records",
+        "jiter",
+        NATIVE,
+    ),
+    (
+        Target(
+            "small call: jsonriver / native",
+            "per-chunk overhead on a 75-byte call fed a character at a time",
+            lo=20,
+        ),
+        "small",
+        "jsonriver",
+        NATIVE,
+    ),
+    (
+        Target(
+            "long string: native / copy floor",
+            "a growing string shown after every chunk costs no more than copying it once",
+            hi=1.3,
+        ),
+        "code",
+        NATIVE,
+        FLOOR,
+    ),
+    (
+        Target(
+            "long string: python / copy floor",
+            "the same for the Python twin: growth in place, not a copy per chunk",
+            hi=1.3,
+        ),
+        "code",
+        PYTHON,
+        FLOOR,
+    ),
+    (
+        Target(
+            "records: jsonriver / python twin",
+            "the stdlib-only twin is no slower than a pure-Python peer",
+            lo=1,
+        ),
+        "records",
+        "jsonriver",
+        PYTHON,
+    ),
+)
+DOUBLING = Target(
+    "records: 200 KB / 100 KB",
+    "twice the document costs twice the time: linear, not quadratic (runs interleaved)",
+    lo=1.6,
+    hi=2.4,
+)
 
 
-@dataclass
-class Ratio:
-    """One target of the issue: ``value`` compared with ``target`` (``at_least`` or at most)."""
-
-    label: str
-    value: float | None
-    target: str
-    ok: bool | None
-    note: str = ""
+def copy_floor(chunks: list[str]) -> Any:
+    """The least a reader of a growing Python str pays: one copy of the text per chunk."""
+    d = {"content": ""}
+    for chunk in chunks:
+        d["content"] = d["content"] + chunk
+    return d
 
 
-def _contenders() -> dict[str, c.Contender]:
-    found = {x.name: x for x in c.all_contenders()}
-    found["copy-floor-decoded"] = c.Contender("copy-floor-decoded", c.copy_floor)
+def content_pieces(text: str, size: int, key: str = "content") -> list[str]:
+    """What the decoded ``key`` string gains with each ``size``-character chunk of ``text``
+    (an escape counts once its last character is in): a stricter floor, for information."""
+    value = json.loads(text)[key]
+    marker = json.dumps(key) + ": "
+    start = text.index(marker) + len(marker) + 1
+    decoded_at = [0] * (len(text) + 1)
+    count, i = 0, start
+    while text[i] != '"':
+        step = (6 if text[i + 1] == "u" else 2) if text[i] == "\\" else 1
+        for j in range(i + 1, i + step):
+            decoded_at[j] = count
+        count += 1
+        i += step
+        decoded_at[i] = count
+    for j in range(i, len(text) + 1):
+        decoded_at[j] = count
+    if count != len(value):
+        raise ValueError("content_pieces handles strings without surrogate pairs only")
+    pieces, prev = [], 0
+    for end in range(size, len(text) + size, size):
+        now = decoded_at[min(end, len(text))]
+        pieces.append(value[prev:now])
+        prev = now
+    return pieces
+
+
+def contenders() -> dict[str, StreamContender]:
+    """The package's streaming contenders, plus the two copy floors."""
+    found = {c.name: c for c in streaming_contenders()}
+    for name in (FLOOR, "copy-floor-decoded"):
+        api = 'd["content"] = d["content"] + piece'
+        found[name] = StreamContender(name, name, api, True, copy_floor)
     return found
 
 
-def _status(name: str, timing: Timing, expected: Any) -> str:
-    if name == "copy-floor":
-        return "floor (raw chunks)"
-    if name == "copy-floor-decoded":
-        return "floor (decoded pieces)"
-    return check(timing, expected)
-
-
-def _interleaved(
-    key: str,
-    docs: dict[str, w.Workload],
-    contenders: dict[str, c.Contender],
-    rounds: int,
-    min_time: float,
-) -> dict[str, Timing]:
-    """The workload's INTERLEAVED contenders, timed in alternation."""
-    workload = docs[key]
-    items: list[tuple[c.Contender, list[str]]] = []
-    for name in INTERLEAVED[key]:
-        if name == "copy-floor-decoded":
-            items.append((contenders[name], w.content_pieces(workload.text, workload.chunk_size)))
-        elif key == "records2x":
-            items += [
-                (contenders[name], docs["records"].chunks),
-                (contenders[name], workload.chunks),
-            ]
-        else:
-            items.append((contenders[name], workload.chunks))
-    timings = measure_interleaved(items, rounds, min_time)
-    if key != "records2x":
-        return dict(zip(INTERLEAVED[key], timings))
-    out = {}
-    for i, name in enumerate(INTERLEAVED[key]):
-        base, out[name] = timings[2 * i], timings[2 * i + 1]
-        out[f"_base:{name}"] = base
-        if base.seconds is not None:
-            out[name].note = f"interleaved with 100 KB runs (best {_fmt_time(base)} there)"
-    return out
+def _final(contender: StreamContender, pieces: list[str], text: str) -> Any:
+    return contender.read(text) if contender.read is not None else contender.run(pieces)
 
 
 def run_all(repeats: int, budget: float, min_time: float) -> dict[str, dict[str, Any]]:
-    """Measure every planned contender on every workload; returns results[workload][contender]."""
-    contenders = _contenders()
+    """results[workload][contender] = {"seconds", "note", "check"} (and "base" for 2x)."""
+    found = contenders()
+    texts = {key: make() for key, (_, make, _) in WORKLOADS.items()}
     results: dict[str, dict[str, Any]] = {}
-    docs = w.standard()
-    for key, workload in docs.items():
-        expected = json.loads(workload.text)
-        chunks = workload.chunks
-        row: dict[str, Any] = {"_workload": workload, "_chunks": len(chunks)}
-        together: dict[str, Timing] = {}
+    for key, (title, _, size) in WORKLOADS.items():
+        text, expected = texts[key], json.loads(texts[key])
+        pieces = chunks(text, size)
+        row: dict[str, Any] = {}
+        together: dict[str, dict[str, Any]] = {}
         if key in INTERLEAVED:
-            together = _interleaved(key, docs, contenders, max(repeats, 5), min_time)
-            row["_base"] = {k[6:]: v for k, v in together.items() if k.startswith("_base:")}
+            together = _interleaved(key, found, texts, max(repeats, 5), min_time)
         for name in PLAN[key]:
+            contender = found[name]
             if name in together:
-                timing = together[name]
+                cell = together[name]
             else:
-                timing = measure(contenders[name], chunks, repeats, budget, min_time)
-            status = _status(name, timing, expected)
-            if name == "jsonriver" and not timing.note.startswith("not installed"):
-                timing.note = (timing.note + "; " if timing.note else "") + (
-                    f"{c.jsonriver_yields(chunks)} yields for {len(chunks)} chunks"
-                )
-            row[name] = (timing, status)
-            print(
-                f"  {workload.name:15} {name:20} {_fmt_time(timing):>12}  {status}",
-                timing.note,
-                file=sys.stderr,
-                flush=True,
-            )
+                timing = measure_stream(contender, pieces, repeats, budget, min_time)
+                approx = timing.status == "extrapolated"
+                note = timing.note
+                if timing.status not in ("measured", "extrapolated"):  # skipped, missing, error
+                    note = f"{timing.status}: {timing.note}" if timing.note else timing.status
+                cell = {"seconds": timing.seconds, "approx": approx, "note": note}
+            if name.startswith("copy-floor"):
+                cell["check"] = "floor"
+            elif contender.missing or cell["seconds"] is None:
+                cell["check"] = "-"
+            else:
+                cell["check"] = final_status(_final(contender, pieces, text), expected)[0]
+            row[name] = cell
+            shown = _fmt(cell)
+            line = f"  {title:23} {name:20} {shown:>12}  {cell['check']}  {cell['note']}"
+            print(line, file=sys.stderr, flush=True)
         results[key] = row
     return results
 
 
-def _timing(results: dict[str, dict[str, Any]], key: str, name: str) -> Timing | None:
-    cell = results.get(key, {}).get(name)
-    return cell[0] if cell and cell[0].seconds is not None else None
-
-
-def _ratio(label: str, num: Timing | None, den: Timing | None, lo: float, hi: float) -> Ratio:
-    """``num / den`` against the band ``lo .. hi`` (``lo`` 0: at most; ``hi`` inf: at least)."""
-    target = f">= {lo:g}x" if hi == INF else f"<= {hi:g}x" if lo <= 0 else f"{lo:g}x .. {hi:g}x"
-    if num is None or den is None or not num.seconds or not den.seconds:
-        return Ratio(label, None, target, None, "a contender has no time")
-    value = num.seconds / den.seconds
-    note = "extrapolated" if num.extrapolated or den.extrapolated else ""
-    return Ratio(label, value, target, lo <= value <= hi, note)
-
-
-INF = float("inf")
-# (label, workload, numerator, denominator, lo, hi): speed-ups put the slower peer on top
-TARGETS = (
-    ("records: jsonriver / native", "records", "jsonriver", "jsondrip-native", 25, INF),
-    ("records: jiter re-parse / native", "records", "jiter-reparse", "jsondrip-native", 1000, INF),
-    ("small: jsonriver / native", "small", "jsonriver", "jsondrip-native", 20, INF),
-    ("code: native / copy floor", "code", "jsondrip-native", "copy-floor", 0, 1.3),
-    ("code: python / copy floor", "code", "jsondrip-python", "copy-floor", 0, 1.3),
-    ("records: jsonriver / python", "records", "jsonriver", "jsondrip-python", 1, INF),
-)
-INFO = (
-    (
-        "(info) code: native / decoded-piece floor",
-        "code",
-        "jsondrip-native",
-        "copy-floor-decoded",
-        0,
-        1.3,
-    ),
-    (
-        "(info) code: python / decoded-piece floor",
-        "code",
-        "jsondrip-python",
-        "copy-floor-decoded",
-        0,
-        1.3,
-    ),
-    (
-        "(info) records: jsonriver-asyncio / native",
-        "records",
-        "jsonriver-asyncio",
-        "jsondrip-native",
-        25,
-        INF,
-    ),
-    (
-        "(info) small: jsonriver-asyncio / native",
-        "small",
-        "jsonriver-asyncio",
-        "jsondrip-native",
-        20,
-        INF,
-    ),
-)
-
-
-def ratios(results: dict[str, dict[str, Any]]) -> list[Ratio]:
-    """The issue's targets (then informational ones), computed from one run's results."""
-    out = [
-        _ratio(label, _timing(results, key, num), _timing(results, key, den), lo, hi)
-        for label, key, num, den, lo, hi in TARGETS
-    ]
-    twin = out[-1]
-    if results.get("records", {}).get("jsondrip-python", (None, "-"))[1] != "exact":
-        twin.ok = False if twin.ok is not None else None
-        twin.note = (twin.note + "; " if twin.note else "") + "python value not exact"
-    bases = results.get("records2x", {}).get("_base", {})
-    for name in INTERLEAVED["records2x"]:
-        t100, t200 = bases.get(name), _timing(results, "records2x", name)
-        label = f"records: 200 KB / 100 KB, {name.split('-')[1]} (interleaved)"
-        out.append(_ratio(label, t200, t100, 1.6, 2.4))
-    out += [
-        _ratio(label, _timing(results, key, num), _timing(results, key, den), lo, hi)
-        for label, key, num, den, lo, hi in INFO
-    ]
+def _interleaved(
+    key: str, found: dict[str, StreamContender], texts: dict[str, str], rounds: int, mt: float
+) -> dict[str, dict[str, Any]]:
+    """The workload's INTERLEAVED contenders, timed in alternation (2x: each beside its 1x)."""
+    size = WORKLOADS[key][2]
+    items, labels = [], []
+    for name in INTERLEAVED[key]:
+        if found[name].missing:
+            continue
+        if name == "copy-floor-decoded":
+            items.append((found[name].run, content_pieces(texts[key], size)))
+            labels.append(name)
+        elif key == "records2x":
+            items += [(found[name].run, chunks(texts["records"], size))]
+            items += [(found[name].run, chunks(texts[key], size))]
+            labels += [f"base:{name}", name]
+        else:
+            items.append((found[name].run, chunks(texts[key], size)))
+            labels.append(name)
+    seconds = measure_interleaved(items, rounds, mt)
+    out = {label: {"seconds": s, "approx": False, "note": ""} for label, s in zip(labels, seconds)}
+    for name in INTERLEAVED[key]:
+        base = out.pop(f"base:{name}", None)
+        if base is not None and name in out:
+            out[name]["base"] = base["seconds"]
+            out[name]["note"] = f"interleaved with 100 KB runs ({_fmt(base)} there)"
+        elif name not in out:
+            out[name] = {"seconds": None, "approx": False, "note": found[name].missing or ""}
     return out
 
 
-def _fmt_time(t: Timing) -> str:
-    if t.seconds is None:
+def ratios(results: dict[str, dict[str, Any]]) -> list[tuple[Target, float | None, str]]:
+    """Each target with its value from this run (None when a contender has no time)."""
+    out = []
+    for target, key, num, den in TARGETS:
+        a, b = results[key].get(num, {}), results[key].get(den, {})
+        value = a["seconds"] / b["seconds"] if a.get("seconds") and b.get("seconds") else None
+        note = "extrapolated" if a.get("approx") or b.get("approx") else ""
+        if value is not None and a.get("check") not in ("exact", "floor"):
+            note = f"{num} final value: {a.get('check')}"
+        out.append((target, value, note))
+    for name in INTERLEAVED["records2x"]:
+        cell = results["records2x"].get(name, {})
+        value = cell["seconds"] / cell["base"] if cell.get("seconds") and cell.get("base") else None
+        out.append((_renamed(DOUBLING, f"{DOUBLING.name}, {name}"), value, ""))
+    return out
+
+
+def _renamed(target: Target, name: str) -> Target:
+    return Target(name, target.measures, target.lo, target.hi)
+
+
+def _fmt(cell: dict[str, Any]) -> str:
+    s = cell["seconds"]
+    if s is None:
         return "-"
-    s = t.seconds
     text = f"{s:.3f} s" if s >= 1 else f"{s * 1e3:.3f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} us"
-    return ("~" + text) if t.extrapolated else text
+    return ("~" + text) if cell.get("approx") else text
 
 
-def markdown(results: dict[str, dict[str, Any]], rs: list[Ratio]) -> str:
-    """The report: one table of times, one of ratios."""
-    keys = list(results)
+def markdown(results: dict[str, dict[str, Any]], rs: list[tuple[Target, float | None, str]]) -> str:
+    """One table of times (with each final value's check), then the targets' verdicts."""
     names: list[str] = []
-    for key in keys:
+    for key in results:
         names += [n for n in PLAN[key] if n not in names]
-    head = [
-        f"{results[k]['_workload'].name} ({results[k]['_workload'].nbytes} B, "
-        f"{results[k]['_chunks']} chunks)"
-        for k in keys
-    ]
-    lines = ["| contender | " + " | ".join(head) + " |", "|---" * (len(keys) + 1) + "|"]
+    head = " | ".join(WORKLOADS[key][0] for key in results)
+    lines = [f"| contender | {head} |", "|---" * (len(results) + 1) + "|"]
     notes: list[str] = []
     for name in names:
         cells = []
-        for key in keys:
-            cell = results[key].get(name)
+        for key, row in results.items():
+            cell = row.get(name)
             if cell is None:
-                cells.append(NOT_RUN)
+                cells.append("")
                 continue
-            timing, status = cell
-            text = _fmt_time(timing) if timing.seconds is not None else timing.note
-            text += f" ({status})" if timing.seconds is not None else ""
-            if timing.note and timing.seconds is not None:
-                notes.append(f"{name} on {results[key]['_workload'].name}: {timing.note}")
+            text = f"{_fmt(cell)} ({cell['check']})" if cell["seconds"] is not None else "-"
+            if cell["note"]:
+                notes.append(f"{name}, {WORKLOADS[key][0]}: {cell['note']}")
                 text += f" [{len(notes)}]"
             cells.append(text)
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
-    lines += [""] + [f"[{i}] {n}" for i, n in enumerate(notes, 1)]
-    lines += ["", "| ratio | value | target | result |", "|---|---|---|---|"]
-    for r in rs:
-        value = "-" if r.value is None else f"{r.value:.2f}x"
-        if r.note == "extrapolated":
-            value = "~" + value
-        verdict = "n/a" if r.ok is None else ("pass" if r.ok else "FAIL")
-        if r.label.startswith("(info)"):
-            verdict = f"({verdict})"
-        note = f" ({r.note})" if r.note and r.note != "extrapolated" else ""
-        lines.append(f"| {r.label} | {value} | {r.target} | {verdict}{note} |")
+    lines += [""] + [f"[{i}] {n}" for i, n in enumerate(notes, 1)] + ["", "Targets:", ""]
+    lines += [verdict_line(target, value, note) for target, value, note in rs]
     return "\n".join(lines)
-
-
-def to_json(results: dict[str, dict[str, Any]], rs: list[Ratio], args: argparse.Namespace) -> dict:
-    """Machine-readable form of the report."""
-    out: dict[str, Any] = {
-        "python": sys.version,
-        "platform": platform.platform(),
-        "cpus": os.cpu_count(),
-        "load_average_before": args.load_before,
-        "load_average_after": _load(),
-        "args": vars(args),
-        "workloads": {},
-        "ratios": [],
-    }
-    for key, row in results.items():
-        wl = row["_workload"]
-        out["workloads"][key] = {
-            "name": wl.name,
-            "bytes": wl.nbytes,
-            "chunk_size": wl.chunk_size,
-            "chunks": row["_chunks"],
-            "contenders": {
-                n: {"seconds": t.seconds, "note": t.note, "check": s, "runs": t.runs}
-                for n, (t, s) in ((n, v) for n, v in row.items() if not n.startswith("_"))
-            },
-        }
-        if "_base" in row:  # the 100 KB runs interleaved with these, for the doubling ratio
-            out["workloads"][key]["interleaved_base_seconds"] = {
-                n: t.seconds for n, t in row["_base"].items()
-            }
-    out["ratios"] = [vars(r) for r in rs]
-    return out
 
 
 def _load() -> str:
@@ -331,19 +302,24 @@ def main(argv: list[str] | None = None) -> int:
     repeats = args.repeats or (3 if args.quick else 7)
     budget = args.budget or (5.0 if args.quick else 20.0)
     min_time = 0.02 if args.quick else 0.1
-    args.load_before = _load()
-    print(f"measuring (load average {args.load_before}) ...", file=sys.stderr)
+    before = _load()
+    print(f"measuring (load average {before}) ...", file=sys.stderr)
     results = run_all(repeats, budget, min_time)
     rs = ratios(results)
     print(
         f"python {platform.python_version()}, {os.cpu_count()} CPUs, best of {repeats}, "
-        f"budget {budget:g} s per contender and workload, load average before "
-        f"{args.load_before}, after {_load()}\n"
+        f"budget {budget:g} s per contender and workload, load average before {before}, "
+        f"after {_load()}\n"
     )
     print(markdown(results, rs))
     if args.json:
+        report = {"python": sys.version, "args": vars(args), "results": results}
+        report["targets"] = [
+            {"name": t.name, "measures": t.measures, "band": t.band, "value": v, "note": n}
+            for t, v, n in rs
+        ]
         with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(to_json(results, rs, args), fh, indent=2)
+            json.dump(report, fh, indent=2)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""pytest-benchmark view of the streaming workloads (the full report is bench_streaming.py).
+"""pytest-benchmark view of bench_streaming.py's workloads (the full report is that script).
 
 Not part of the test suite (``testpaths = ["tests"]``); run it on purpose:
 
@@ -12,30 +12,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import contenders as c
 import pytest
-import workloads as w
+from bench_streaming import WORKLOADS, contenders, copy_floor
 
-WORKLOADS = {key: wl for key, wl in w.standard().items() if key != "records2x"}
-CONTENDERS = {x.name: x for x in c.all_contenders() if not x.reparse}
+from jsondrip.bench.correctness import exact_equal
+from jsondrip.bench.workloads import chunks
+
+CASES = {key: spec for key, spec in WORKLOADS.items() if key != "records2x"}
+CONTENDERS = contenders()
 
 
-@pytest.mark.parametrize("workload", list(WORKLOADS))
+@pytest.mark.parametrize("workload", list(CASES))
 @pytest.mark.parametrize("name", ["jsondrip-native", "jsondrip-python", "jsonriver"])
 def test_stream(benchmark: Any, name: str, workload: str) -> None:
-    """Read the value after every chunk; the final value must be what json.loads gives."""
+    """Read the value after every chunk; jsondrip's final value is json.loads's, type for type."""
     contender = CONTENDERS[name]
     if contender.missing:
         pytest.skip(contender.missing)
-    wl = WORKLOADS[workload]
-    benchmark.group = wl.name
-    value = benchmark(contender.run, wl.chunks)
+    title, make, size = CASES[workload]
+    text = make()
+    benchmark.group = title
+    value = benchmark(contender.run, chunks(text, size))
     if name.startswith("jsondrip"):
-        assert value == json.loads(wl.text)
+        assert exact_equal(value, json.loads(text))
 
 
 def test_copy_floor(benchmark: Any) -> None:
     """The floor for a long string read after every chunk: one str copy per chunk."""
-    wl = WORKLOADS["code"]
-    benchmark.group = wl.name
-    benchmark(c.copy_floor, wl.chunks)
+    title, make, size = CASES["code"]
+    benchmark.group = title
+    benchmark(copy_floor, chunks(make(), size))

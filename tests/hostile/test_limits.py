@@ -194,7 +194,9 @@ LONG_TOKENS = {
     "whitespace": lambda n: "[" + " " * n + "1]",
 }
 # The twin reads escapes and numbers a character at a time in Python: 1 MB of those is enough
-# to show that nothing is quadratic or bounded, and keeps the suite fast.
+# to show that no token length is bounded, and keeps the suite fast. That the cost of a long
+# token stays linear is timed where timing belongs: benches/bench_hostile_time.py (its
+# long-string, escape-heavy, long-float, long-exponent and whitespace shapes, N against 2N).
 TWIN_SIZE = {k: TEN_MB // 10 for k in ("escaped-string", "float-digits", "exponent-digits")}
 
 

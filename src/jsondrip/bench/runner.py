@@ -21,7 +21,7 @@ from typing import Any, Callable
 from .. import __version__, available_backends
 from . import contenders as peers
 from .correctness import check_stream, final_status
-from .timing import best_time, clock, measure_stream
+from .timing import best_time, calls_for, clock, measure_stream
 from .workloads import KB, TITLES, Case, cases, code_text, records_text, size_label
 
 __all__ = ["PRESETS", "Config", "Run", "Step", "find_corpus"]
@@ -176,7 +176,7 @@ class Run:
             except Exception as exc:  # a broken contender is reported, not fatal
                 row.update(status="error", note=f"{type(exc).__name__}: {exc}")
                 continue
-            numbers[c.name] = max(1, round(cfg.min_time / max(row["seconds"], 1e-9)))
+            numbers[c.name] = calls_for(row["seconds"], cfg.min_time)
             row["runs"] = 1
         order = list(numbers)
         for r in range(cfg.repeats - 1):  # rotated: no contender always runs first

@@ -23,13 +23,14 @@ import gc
 import math
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from .contenders import StreamContender
 
-__all__ = ["Timing", "best_time", "clock", "measure_stream", "no_gc"]
+__all__ = ["Timing", "best_time", "calls_for", "clock", "measure_interleaved", "measure_stream"]
+__all__ += ["no_gc"]
 
 PILOT_READS = 8
 
@@ -58,17 +59,33 @@ def no_gc() -> Iterator[None]:
             gc.enable()
 
 
-def clock(run: Callable[[Any], Any], arg: Any, number: int = 1, prefix: bool = False) -> float:
-    """Seconds for ``number`` calls; on a ``prefix`` an end-of-input error is expected."""
-    with no_gc():
-        start = time.perf_counter()
+def clock(
+    run: Callable[[Any], Any],
+    arg: Any,
+    number: int = 1,
+    prefix: bool = False,
+    keep_gc: bool = False,
+    timer: Callable[[], float] = time.perf_counter,
+) -> float:
+    """Seconds for ``number`` calls; on a ``prefix`` an end-of-input error is expected.
+
+    The collector is off unless ``keep_gc`` (``loads`` is also timed as programs run, with
+    it on); ``timer`` is wall time unless a script needs CPU time (``time.process_time``).
+    """
+    with nullcontext() if keep_gc else no_gc():
+        start = timer()
         for _ in range(number):
             try:
                 run(arg)
             except Exception:
                 if not prefix:
                     raise
-        return time.perf_counter() - start
+        return timer() - start
+
+
+def calls_for(seconds_per_call: float, min_time: float) -> int:
+    """How many calls make one measurement last at least ``min_time``."""
+    return max(1, math.ceil(min_time / seconds_per_call)) if seconds_per_call > 0 else 1000
 
 
 def best_time(
@@ -76,7 +93,7 @@ def best_time(
 ) -> tuple[float, int]:
     """(best seconds per call, measurements) within ``budget``: at least one call."""
     first = clock(run, arg)
-    number = max(1, math.ceil(min_time / first)) if first > 0 else 1000
+    number = calls_for(first, min_time)
     best, spent, runs = first, first, 1
     if number > 1:  # the first call alone is too short to count
         best, spent = clock(run, arg, number) / number, spent + first * number
@@ -168,6 +185,34 @@ def measure_stream(
         return _full(contender, chunks, repeats, budget, min_time)
     except Exception as exc:  # a broken contender is reported, not fatal
         return Timing("error", None, f"{type(exc).__name__}: {exc}")
+
+
+def measure_interleaved(
+    items: list[tuple[Callable[[Any], Any], Any]], rounds: int, min_time: float
+) -> list[float | None]:
+    """Best seconds per call of each (run, arg), timed in alternation (A B C A B C ...).
+
+    Every run then sees the same machine load, which makes ratios between them (a doubling
+    check, a floor) steadier than separate measurements. A run that raises gets None.
+    """
+    best: list[float | None] = []
+    numbers: list[int] = []
+    for run, arg in items:
+        try:
+            first = clock(run, arg)
+        except Exception:  # a broken contender is reported, not fatal
+            best.append(None)
+            numbers.append(0)
+            continue
+        best.append(first)
+        numbers.append(calls_for(first, min_time))
+    gc.collect()
+    for _ in range(rounds):
+        for k, (run, arg) in enumerate(items):
+            if numbers[k]:
+                seconds = clock(run, arg, numbers[k]) / numbers[k]
+                best[k] = min(best[k] or seconds, seconds)
+    return best
 
 
 def _fmt(seconds: float) -> str:

@@ -12,7 +12,7 @@ Three documents, each generated from a seeded ``random.Random`` so every run see
 
 Chunks are slices of the ``str`` (code points); the text is mostly ASCII, so a 4-character chunk
 is ~4 bytes. This is how SDKs hand out deltas (as ``str``), and it is the only form jsonriver
-takes. ``benches/workloads.py`` re-exports this module for the issue-2 streaming benchmark.
+takes. ``benches/bench_streaming.py`` picks four cases of it for its targets.
 """
 
 from __future__ import annotations
