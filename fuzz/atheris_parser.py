@@ -1,8 +1,9 @@
 """Differential fuzzing of jsondrip's Python API on both backends (atheris).
 
 Each input is a document and a way to cut it: the native and the python backend, fed the same
-chunks (bytes or str, mode stable or jiter), must show the same value after every feed and end
-with the same value or the same error; `jsondrip.loads` must give what `json.loads` gives
+chunks (bytes or str, mode stable or jiter), must show the same value and be in the same
+state (name, number sub-state, depth: `debug_state()`) after every feed and end with the same
+value or the same error; `jsondrip.loads` must give what `json.loads` gives
 (the value, type for type, or the same exception type and message and position); and a
 complete document the parser accepts must be the value `json.loads` gives.
 
@@ -62,12 +63,14 @@ def outcome(error: BaseException) -> tuple[Any, ...]:
 
 
 def stream(backend: str, mode: str, chunks: list[Any]) -> tuple[list[Any], Any, Any]:
-    """The values after each feed, then the final value or the error's outcome."""
+    """The values and machine states after each feed, then the final value or the error's
+    outcome."""
     parser = jsondrip.Parser(backend=backend, mode=mode)
+    state = parser._engine.debug_state
     shown: list[Any] = []
     try:
         for chunk in chunks:
-            shown.append(snapshot(parser.feed(chunk)))
+            shown.append((snapshot(parser.feed(chunk)), state()))
         return shown, parser.close(), None
     except (ValueError, RecursionError) as e:
         # A failed parser stays failed with the same error.
@@ -171,8 +174,9 @@ def test_one_input(raw: bytes) -> None:
     answers = [stream(backend, mode, chunks) for backend in BACKENDS]
     (shown_n, final_n, err_n), (shown_p, final_p, err_p) = answers
     assert len(shown_n) == len(shown_p), (show(doc), chunks, shown_n, shown_p)
-    for n, p in zip(shown_n, shown_p):
-        assert same(n, p), (show(doc), chunks, shown_n, shown_p)
+    for (value_n, state_n), (value_p, state_p) in zip(shown_n, shown_p):
+        assert same(value_n, value_p), (show(doc), chunks, shown_n, shown_p)
+        assert state_n == state_p, (show(doc), chunks, state_n, state_p)
     assert err_n == err_p, (show(doc), chunks, err_n, err_p)
     assert same(final_n, final_p), (show(doc), chunks, final_n, final_p)
 

@@ -200,12 +200,17 @@ def utf8(text: str) -> bytes | None:
 
 
 def trace(chunks: list[Chunk], backend: str, mode: str) -> list[Any]:
-    """What a caller sees: a snapshot after each feed, then the close; stops at an error."""
+    """What a caller sees: a snapshot after each feed, then the close; stops at an error.
+
+    After each feed, the machine's state too (name, number sub-state, depth): the twin
+    mirrors the core state for state, not only value for value.
+    """
     parser = jsondrip.Parser(backend=backend, mode=mode)
+    state = parser._engine.debug_state
     seen: list[Any] = []
     try:
         for chunk in chunks:
-            seen.append(("feed", snapshot(parser.feed(chunk)), parser.done))
+            seen.append(("feed", snapshot(parser.feed(chunk)), parser.done, state()))
         seen.append(("close", snapshot(parser.close())))
     except jsondrip.JSONDecodeError as e:
         seen.append(("error", error_tuple(e)))

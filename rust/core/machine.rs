@@ -32,6 +32,39 @@ pub enum State {
     Literal,
 }
 
+impl State {
+    /// The state's name, as the twin spells it (`STATE_NAMES`).
+    pub fn name(self) -> &'static str {
+        match self {
+            State::Value => "VALUE",
+            State::ArrayFirst => "ARRAY_FIRST",
+            State::ArrayNext => "ARRAY_NEXT",
+            State::ObjectFirst => "OBJECT_FIRST",
+            State::ObjectKey => "OBJECT_KEY",
+            State::ObjectColon => "OBJECT_COLON",
+            State::ObjectNext => "OBJECT_NEXT",
+            State::Done => "DONE",
+            State::String => "STRING",
+            State::Escape => "ESCAPE",
+            State::Unicode => "UNICODE",
+            State::SurrogateBackslash => "SURROGATE_BACKSLASH",
+            State::SurrogateU => "SURROGATE_U",
+            State::Number => "NUMBER",
+            State::Literal => "LITERAL",
+        }
+    }
+}
+
+/// Where the machine is, for debugging and for the differential tests that hold the two
+/// engines to the same states: the state, the number's sub-state while in a number, the
+/// number of open containers. Twin: `Machine.debug_state()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DebugState {
+    pub state: &'static str,
+    pub number: Option<&'static str>,
+    pub depth: usize,
+}
+
 /// What a value looks like while it arrives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -69,6 +102,20 @@ enum Num {
 }
 
 impl Num {
+    /// The sub-state's name, as the twin spells it (`NUMBER_NAMES`).
+    fn name(self) -> &'static str {
+        match self {
+            Num::Minus => "MINUS",
+            Num::Zero => "ZERO",
+            Num::Int => "INT",
+            Num::Dot => "DOT",
+            Num::Frac => "FRAC",
+            Num::Exp => "EXP",
+            Num::ExpSign => "EXP_SIGN",
+            Num::ExpDigits => "EXP_DIGITS",
+        }
+    }
+
     fn accepting(self) -> bool {
         matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
     }
@@ -263,6 +310,15 @@ impl Machine {
 
     pub fn done(&self) -> bool {
         self.state == State::Done
+    }
+
+    /// Where the machine is (see `DebugState`).
+    pub fn debug_state(&self) -> DebugState {
+        DebugState {
+            state: self.state.name(),
+            number: (self.state == State::Number).then(|| self.number_state.name()),
+            depth: self.stack.len(),
+        }
     }
 
     /// The content of the string value still open, as read so far (escapes decoded), or None.

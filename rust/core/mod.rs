@@ -19,7 +19,7 @@ pub mod stream;
 pub mod value;
 
 pub use error::{Failure, ParseError};
-pub use machine::{Machine, Mode};
+pub use machine::{DebugState, Machine, Mode};
 pub use sink::{Atom, Sink, Stop, Str};
 pub use stream::Stream;
 

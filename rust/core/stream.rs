@@ -5,7 +5,7 @@
 //! stream, enforces `max_size`, and stays failed after an error.
 
 use super::error::{Failure, ParseError};
-use super::machine::{count_chars, Halt, Machine, Mode};
+use super::machine::{count_chars, DebugState, Halt, Machine, Mode};
 use super::sink::Sink;
 
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -36,6 +36,11 @@ impl Stream {
     /// True once a complete document has been read.
     pub fn done(&self) -> bool {
         self.machine.done()
+    }
+
+    /// Where the machine is, for debugging (see `DebugState`).
+    pub fn debug_state(&self) -> DebugState {
+        self.machine.debug_state()
     }
 
     /// The content of the string value still open, or None.

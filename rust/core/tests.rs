@@ -1,7 +1,7 @@
 //! Core tests without Python: values after each fragment, final values, errors.
 
 use super::value::{Value, ValueBuilder};
-use super::{Failure, Mode, Stream};
+use super::{DebugState, Failure, Mode, Stream};
 
 fn parse(chunks: &[&[u8]], mode: Mode) -> (Result<(), Failure>, Option<Value>) {
     let mut stream = Stream::new(mode, 1024, None);
@@ -148,5 +148,33 @@ fn deep_nesting_is_limited_without_recursion() {
             ("Maximum nesting depth of 1024 exceeded", 1024)
         ),
         other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_state_is_exposed_after_every_fragment() {
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    let mut sink = ValueBuilder::default();
+    let steps: [(&[u8], &str, Option<&str>, usize); 6] = [
+        (b"", "VALUE", None, 0),
+        (b"{\"a\": [1", "NUMBER", Some("INT"), 2),
+        (b".5e", "NUMBER", Some("EXP"), 2),
+        (b"3, \"x\\", "ESCAPE", None, 2),
+        (b"u12", "UNICODE", None, 2),
+        (b"34\"]}", "DONE", None, 0),
+    ];
+    for (chunk, state, number, depth) in steps {
+        stream.feed_bytes(chunk, &mut sink).expect("valid prefix");
+        let want = DebugState {
+            state,
+            number,
+            depth,
+        };
+        assert_eq!(
+            stream.debug_state(),
+            want,
+            "after {:?}",
+            String::from_utf8_lossy(chunk)
+        );
     }
 }

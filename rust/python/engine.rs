@@ -178,6 +178,13 @@ impl NativeEngine {
         self.stream.done()
     }
 
+    /// Where the machine is, for debugging: (state name, number sub-state name while in a
+    /// number else None, open containers). The twin's `debug_state()` gives the same.
+    fn debug_state(&self) -> (&'static str, Option<&'static str>, usize) {
+        let state = self.stream.debug_state();
+        (state.state, state.number, state.depth)
+    }
+
     /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
     fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         self.check_failed(py)?;

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from typing import IO, Any, Callable, Optional, Union
 
 from . import _backends
 from ._errors import JSONDecodeError
+from .twin.builder import digit_limit
 
 Document = Union[str, bytes, bytearray]
 _native_loads = _backends._native.loads_fast if _backends._native is not None else None
@@ -106,19 +106,13 @@ def _jiter_loads(s: Document) -> Any:
     import jiter
 
     raw = s.encode("utf-8", "surrogatepass") if isinstance(s, str) else bytes(s)
-    limit = _int_digit_limit()
+    limit = digit_limit()
     if limit and re.search(rb"[0-9]{%d}" % (limit + 1), raw):
         return NotImplemented  # jiter ignores the interpreter's limit on integer digits
     try:
         return jiter.from_json(raw)
     except ValueError:  # invalid, or valid in a way jiter refuses: json decides
         return NotImplemented
-
-
-def _int_digit_limit() -> int:
-    """sys.get_int_max_str_digits() where it exists (3.11+), else 0 (no limit)."""
-    get = getattr(sys, "get_int_max_str_digits", None)
-    return get() if get is not None else 0
 
 
 def _stdlib_loads(s: Document, cls: Any, hooks: dict[str, Hook], kw: dict[str, Any]) -> Any:

@@ -31,3 +31,6 @@ class NativeEngine:
         """True once a complete document has been read."""
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete."""
+    def debug_state(self) -> tuple[str, str | None, int]:
+        """Where the machine is, for debugging: (state name, number sub-state name while in
+        a number else None, open containers); the Python twin gives the same."""

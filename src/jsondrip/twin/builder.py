@@ -8,12 +8,18 @@ number shown before it is complete (the tentative slot, which can be taken back)
 When `changes` is a list, every event also records a `Change` with its JSON Pointer path. A
 growing string then records only its new text and its slot is not refreshed (that would copy
 the whole string at every flush): it is `stale` until `refresh_string` or its end.
+
+Numbers and literals arrive as their text and become Python values here, within the
+interpreter's limit on integer digits (the one place the twin applies it; `_loads.py` asks
+`digit_limit` too).
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import math
+import sys
 from typing import Any
 
 from .._changes import Change, escape_token
@@ -24,6 +30,53 @@ _change = functools.partial(tuple.__new__, Change)
 
 _ABSENT = object()
 
+# What an atom is (Rust: the `Atom` enum): a number's text, or a literal's name.
+ATOM_INT, ATOM_FLOAT, ATOM_LITERAL = range(3)
+LITERAL_VALUES: dict[str, Any] = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "NaN": math.nan,
+    "Infinity": math.inf,
+    "-Infinity": -math.inf,
+}
+MIN_DIGIT_LIMIT = 640
+"""CPython's smallest allowed limit on integer digits: shorter integers never reach it."""
+
+
+class Invalid(Exception):
+    """The builder refuses a value (an integer past the digit limit): the machine reports it
+    as a syntax error at the value's first character. Twin of `Stop::Invalid` (sink.rs)."""
+
+    def __init__(self, msg: str) -> None:
+        super().__init__(msg)
+        self.msg = msg
+
+
+def digit_limit() -> int:
+    """sys.get_int_max_str_digits(), read at each use (a program may change it); 0: no limit
+    (before Python 3.11)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return get() if get is not None else 0
+
+
+def atom_value(kind: int, text: str) -> Any:
+    """The Python value json.loads gives for a complete number or literal."""
+    if kind is ATOM_INT:
+        if len(text) <= MIN_DIGIT_LIMIT:
+            return int(text)
+        digits = len(text) - (text[0] == "-")
+        limit = digit_limit()
+        if limit and digits > limit:
+            raise Invalid(
+                f"Exceeds the limit ({limit} digits) for integer string conversion: "
+                f"value has {digits} digits"
+            )
+        return int(text)
+    if kind is ATOM_FLOAT:
+        return float(text)
+    return LITERAL_VALUES[text]
+
 
 class Builder:
     """The value under construction and the stack of containers still open."""
@@ -33,9 +86,10 @@ class Builder:
         "containers",
         "key",
         "open_path",
+        "open_text",
+        "recorded",
         "root",
         "segments",
-        "shown_len",
         "stale",
         "string_shown",
         "tentative_prev",
@@ -50,8 +104,11 @@ class Builder:
         self.segments: list[str | int | None] = []
         self.key: str | None = None
         self.string_shown = False
-        self.shown_len = 0  # characters of the open string shown (or recorded) so far
-        self.stale = False  # the open string's slot lags behind its recorded changes
+        self.open_text = ""  # the open string as shown; grown in place (see `string`)
+        # Change mode: the open string's text recorded as changes since, not yet in its slot
+        # (only a read joins it: growing the slot at every flush could copy it every time).
+        self.recorded: list[str] = []
+        self.stale = False  # the open string's slot lags behind `recorded`
         self.open_path: str | None = None  # the open string's path, once made
         self.tentative_shown = False
         self.tentative_prev: Any = _ABSENT
@@ -105,10 +162,11 @@ class Builder:
         else:
             top[-1] = value
 
-    def begin_container(self, container: Any) -> None:
-        """A `{` or `[`: the new container takes its place in its parent and becomes the top."""
+    def begin_container(self, is_object: bool) -> None:
+        """A `{` (object) or `[`: the new container takes its place in its parent."""
+        container: Any = {} if is_object else []
         if self.changes is not None:
-            self._record_new(type(container)())
+            self._record_new({} if is_object else [])
         containers = self.containers  # kept in plain feeds too: modes may mix
         if not containers:
             self.segments.append(None)
@@ -117,7 +175,7 @@ class Builder:
         else:
             self.segments.append(len(containers[-1]))
         self._insert(container)
-        self.containers.append(container)
+        containers.append(container)
 
     def end_container(self) -> None:
         """A `}` or `]`."""
@@ -129,56 +187,69 @@ class Builder:
         self.key = key
 
     def string(self, text: str, complete: bool) -> None:
-        """The string value so far (complete or not): shown new, or replacing the shorter one."""
-        changes = self.changes
-        if changes is not None:
-            if self.string_shown:
-                if len(text) > self.shown_len:
-                    path = self.open_path
-                    if path is None:
-                        path = self.open_path = self._slot(False)
-                    changes.append(_change(("append", path, text[self.shown_len :])))
-                if not complete:  # the slot waits for refresh_string (no copy per flush)
-                    self.shown_len = len(text)
-                    self.stale = True
-                    return
-            else:
+        """The string value grew by `text` (`complete`: it ended): shown new, or grown.
+
+        Twin of `PySink::string`, which is handed the machine's whole buffer and slices off what
+        it has shown; the twin's machine hands over only the new text, since a Python str
+        cannot be shared by the two and still grow in place.
+        """
+        if not self.string_shown:
+            if self.changes is not None:
                 self._record_new(text)
-        self.shown_len = len(text)
-        self.stale = False
-        self.open_path = None
-        if self.string_shown and self.containers:
-            top = self.containers[-1]
-            if type(top) is dict:
-                top[self.key] = text
-            else:
-                top[-1] = text
-        elif self.string_shown:
-            self.root = text
-        else:
+            self.open_path = None
             self._insert(text)
-        self.string_shown = not complete
+            self.string_shown = not complete
+            self.open_text = text if not complete else ""
+            return
+        if self.changes is not None:
+            if text:
+                path = self.open_path
+                if path is None:
+                    path = self.open_path = self._slot(False)
+                self.changes.append(_change(("append", path, text)))
+            if not complete:  # the slot waits for refresh_string (no copy per flush)
+                self.recorded.append(text)
+                self.stale = True
+                return
+        if self.stale:
+            text = "".join(self.recorded) + text
+            self.recorded = []
+            self.stale = False
+        # CPython appends to a str in place when `+=` holds its only reference, so the slot
+        # and `open_text` let go of it first: the growth then costs the fragment, not the
+        # whole string. A string that the reader still holds is copied, as it must be.
+        shown = self.open_text
+        self.open_text = ""
+        containers = self.containers
+        if containers:
+            top = containers[-1]
+            slot = self.key if type(top) is dict else -1
+            top[slot] = None
+            shown += text
+            top[slot] = shown
+        else:
+            self.root = None
+            shown += text
+            self.root = shown
+        if complete:
+            self.string_shown = False
+            self.open_path = None
+        else:
+            self.open_text = shown
 
-    def grow_string(self, delta: str) -> None:
-        """Change mode: the open string, already shown, grows by `delta` (recorded as an
-        "append"); its slot waits for `refresh_string`. The native builder's `string` does
-        this itself, slicing the machine's buffer; the twin's machine hands over the delta."""
-        if delta:
-            path = self.open_path
-            if path is None:
-                path = self.open_path = self._slot(False)
-            self.changes.append(_change(("append", path, delta)))  # type: ignore[union-attr]
-        self.shown_len += len(delta)
-        self.stale = True
-
-    def refresh_string(self, text: str) -> None:
+    def refresh_string(self) -> None:
         """Bring the open string's slot up to date (change mode defers it until read)."""
         if self.stale:
-            self.stale = False
-            self._replace(text)
+            changes, self.changes = self.changes, None  # the text is recorded already
+            try:
+                self.string("", False)
+            finally:
+                self.changes = changes
 
-    def atom(self, value: Any) -> None:
-        """A complete number or literal (taking over the tentative slot if there is one)."""
+    def atom(self, kind: int, text: str) -> None:
+        """A complete number (its text) or literal (its name), taking over the tentative slot
+        if there is one. Raises `Invalid` for an integer past the digit limit."""
+        value = atom_value(kind, text)
         if self.tentative_shown:
             self.tentative_shown = False
             self.tentative_prev = _ABSENT
@@ -190,8 +261,9 @@ class Builder:
                 self._record_new(value)
             self._insert(value)
 
-    def show_tentative(self, value: Any) -> None:
+    def show_tentative(self, kind: int, text: str) -> None:
         """jiter mode: show a number still arriving, ready to be taken back."""
+        value = atom_value(kind, text)
         if self.tentative_shown:
             if self.changes is not None:
                 self.changes.append(_change(("replace", self._slot(False), value)))

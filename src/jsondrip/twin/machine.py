@@ -23,12 +23,9 @@ The rules:
 
 from __future__ import annotations
 
-import math
 import re
-import sys
-from typing import Any
 
-from .builder import Builder
+from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
 from .number import NumberDigest
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
@@ -79,6 +76,7 @@ EXPECTING = {
 
 # Number sub-states. Accepting: ZERO, INT, FRAC, EXP_DIGITS (the text so far is a number).
 N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_EXP, N_EXP_SIGN, N_EXP_DIGITS = range(8)
+NUMBER_NAMES = ["MINUS", "ZERO", "INT", "DOT", "FRAC", "EXP", "EXP_SIGN", "EXP_DIGITS"]
 NUMBER_ACCEPTING = (False, True, True, False, True, False, False, True)
 _DIGITS = "0123456789"
 
@@ -109,14 +107,6 @@ NUMBER_NEXT = _number_table()
 LONG_NUMBER = 32
 """jiter mode shows a float longer than this through its digest, not its whole text."""
 LITERALS = {"t": "true", "f": "false", "n": "null", "N": "NaN", "I": "Infinity"}
-LITERAL_VALUES: dict[str, Any] = {
-    "true": True,
-    "false": False,
-    "null": None,
-    "NaN": math.nan,
-    "Infinity": math.inf,
-    "-Infinity": -math.inf,
-}
 ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 HEX = frozenset("0123456789abcdefABCDEF")
 WHITESPACE = " \t\n\r"
@@ -136,27 +126,6 @@ class MachineError(Exception):
         self.pos = pos
 
 
-MIN_DIGIT_LIMIT = 640  # CPython's smallest allowed limit: shorter integers never reach it
-
-
-def parse_number(text: str, is_float: bool, start: int) -> Any:
-    """The Python value json.loads gives for a complete number's text (which starts at
-    `start`), within the interpreter's limit on integer digits."""
-    if is_float:
-        return float(text)
-    digits = len(text) - (text[0] == "-")
-    if digits > MIN_DIGIT_LIMIT:
-        get_limit = getattr(sys, "get_int_max_str_digits", None)  # Python 3.11+
-        limit = get_limit() if get_limit is not None else 0
-        if limit and digits > limit:
-            msg = (
-                f"Exceeds the limit ({limit} digits) for integer string conversion: "
-                f"value has {digits} digits"
-            )
-            raise MachineError(msg, start)
-    return int(text)
-
-
 class Machine:
     """Reads text a fragment at a time; see the module docstring for the rules."""
 
@@ -173,11 +142,9 @@ class Machine:
         # The token in progress.
         self.token_start = 0  # position of its first character
         self.in_key = False
-        self.shown = ""  # string content already shown (flushed)
-        # Change mode: content recorded as changes since, not yet joined into `shown` (only a
-        # read joins it; growing `shown` at every flush could copy it every time).
-        self.recorded: list[str] = []
-        self.parts: list[str] = []  # string content read since (decoded)
+        # String content read (decoded) and not yet handed to the builder: a key's whole text,
+        # a value's text since the last flush (the builder holds what it has shown).
+        self.parts: list[str] = []
         self.string_dirty = False  # the string value grew since the last flush
         self.hex = ""  # hex digits of a \u escape so far
         self.high = 0  # a high surrogate waiting for its low half, or 0
@@ -209,8 +176,6 @@ class Machine:
         if c == '"':
             self.token_start = pos
             self.in_key = False
-            self.shown = ""
-            self.recorded = []
             self.parts = []
             self.string_dirty = True
             return STRING
@@ -219,7 +184,7 @@ class Machine:
                 raise self.fail(f"Maximum nesting depth of {self.max_depth} exceeded", pos)
             is_object = c == "{"
             self.stack.append(is_object)
-            self.builder.begin_container({} if is_object else [])
+            self.builder.begin_container(is_object)
             return OBJECT_FIRST if is_object else ARRAY_FIRST
         if c == "-" or "0" <= c <= "9":
             self.token_start = pos
@@ -250,9 +215,12 @@ class Machine:
 
     def end_number(self) -> int:
         """The number is complete (its next character is not part of it)."""
-        value = parse_number("".join(self.number), self.number_float, self.token_start)
+        text = "".join(self.number)
         self.number = []
-        self.builder.atom(value)
+        try:
+            self.builder.atom(ATOM_FLOAT if self.number_float else ATOM_INT, text)
+        except Invalid as e:  # past the digit limit: a syntax error at the number
+            raise self.fail(e.msg, self.token_start) from None
         return self.after_value()
 
     def number_error(self) -> MachineError:
@@ -281,7 +249,9 @@ class Machine:
         self.string_dirty = True
         return STRING
 
-    def end_string(self, text: str) -> int:
+    def end_string(self) -> int:
+        text = "".join(self.parts)
+        self.parts = []
         if self.in_key:
             if not self.stack or not self.stack[-1]:
                 raise AssertionError("a key outside an object")
@@ -302,13 +272,13 @@ class Machine:
             and "\\" not in text
             and text.isprintable()
         ):
-            # The STRING state's plain run covering the whole fragment: the common case
-            # while a long value streams, so it skips the loop. A printable text holds no
-            # control character; the rare legal unprintable ones (NBSP, U+2028) take the loop.
-            # Nothing waits in `parts`: every feed ends by flushing the open string.
+            # Twin only: STRING's plain run covering the whole fragment, what the loop and the
+            # flush would do, without them (Rust's loop is one byte scan and needs no shortcut).
+            # A printable text holds no control character; the rare legal unprintable ones
+            # (NBSP, U+2028) take the loop. Nothing waits in `parts`: every feed flushes it.
             self.offset += len(text)
             if text:
-                self.show_string(text)
+                self.builder.string(text, False)
             return
         offset = self.offset
         n = len(text)
@@ -326,15 +296,13 @@ class Machine:
                     c = text[j]
                     i = j + 1
                     if c == '"':
-                        parts = self.parts
-                        shown = self._shown() if self.recorded else self.shown
-                        state = self.end_string(shown + "".join(parts))
-                        self.parts = []
+                        state = self.end_string()
                     elif c == "\\":
                         char = ESCAPES.get(text[i]) if i < n else None
                         if char is None:
                             state = ESCAPE
-                        else:  # ESCAPE's transition, taken here while both are at hand
+                        else:  # twin only: ESCAPE's transition while both are at hand, one
+                            # trip round the Python loop saved (a Rust state change costs none)
                             self.parts.append(char)
                             self.string_dirty = True
                             i += 1
@@ -377,8 +345,6 @@ class Machine:
                         if c == '"':
                             self.token_start = pos
                             self.in_key = True
-                            self.shown = ""
-                            self.recorded = []
                             self.parts = []
                             state = STRING
                         elif c == "}" and state == OBJECT_FIRST:
@@ -425,7 +391,7 @@ class Machine:
                     self.literal_len += 1
                     i += 1
                     if self.literal_len == len(literal):
-                        self.builder.atom(LITERAL_VALUES[literal])
+                        self.builder.atom(ATOM_LITERAL, literal)
                         state = self.after_value()
                 elif state == ESCAPE:
                     i += 1
@@ -469,55 +435,16 @@ class Machine:
         self.offset = offset + n
         self.flush()
 
-    def open_string(self) -> str | None:
-        """The content of the string value still open, or None."""
-        if STRING <= self.state <= SURROGATE_U and not self.in_key:
-            return self._shown() + "".join(self.parts)
-        return None
-
-    def _shown(self) -> str:
-        """The content shown so far, the pieces recorded in change mode joined once."""
-        if self.recorded:
-            self.shown += "".join(self.recorded)
-            self.recorded = []
-        return self.shown
-
-    def show_string(self, text: str) -> None:
-        """The string value still open grows by `text` (read since the last flush).
-
-        CPython appends to a str in place when the `+=` holds its only reference, so the
-        slot and `self.shown` let go of it first: the growth then costs the fragment, not
-        the whole string. A string that the reader still holds is copied, as it must be.
-        """
-        builder = self.builder
-        containers = builder.containers
-        if self.parts:
-            self.parts = []
-        self.string_dirty = False
-        if builder.changes is not None and builder.string_shown:
-            # Change mode records only `text`; the slot is refreshed when the value is read.
-            self.recorded.append(text)
-            builder.grow_string(text)
-        elif builder.string_shown and containers:
-            shown = self.shown
-            self.shown = ""
-            top = containers[-1]
-            slot = builder.key if type(top) is dict else -1
-            top[slot] = None
-            shown += text
-            top[slot] = shown
-            self.shown = shown
-        else:  # shown for the first time, or the string is the root
-            self.shown += text
-            builder.string(self.shown, False)
-
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:
             if self.number_float and self.number_len > LONG_NUMBER:
                 text = self.number_digest.short_text(self.number)
             else:  # short, or an integer (at most the interpreter's limit on digits)
                 text = "".join(self.number)
-            self.builder.show_tentative(parse_number(text, self.number_float, self.token_start))
+            try:
+                self.builder.show_tentative(ATOM_FLOAT if self.number_float else ATOM_INT, text)
+            except Invalid as e:  # past the digit limit: a syntax error at the number
+                raise self.fail(e.msg, self.token_start) from None
         else:
             self.builder.hide_tentative()
 
@@ -526,7 +453,10 @@ class Machine:
         state = self.state
         if STRING <= state <= SURROGATE_U:
             if not self.in_key and self.string_dirty:
-                self.show_string("".join(self.parts))
+                self.string_dirty = False
+                text = "".join(self.parts)
+                self.parts = []
+                self.builder.string(text, False)
         elif state == NUMBER and self.jiter_mode:
             self._jiter_tentative()
 
@@ -556,6 +486,9 @@ class Machine:
     def done(self) -> bool:
         return self.state == DONE
 
-    def describe(self) -> str:
-        """The state's name, for debugging and error messages."""
-        return STATE_NAMES[self.state]
+    def debug_state(self) -> tuple[str, str | None, int]:
+        """Where the machine is, for debugging and for the differential tests: the state's
+        name, the number's sub-state while in a number (else None), the open containers.
+        Twin of `Machine::debug_state` (the same names)."""
+        number = NUMBER_NAMES[self.number_state] if self.state == NUMBER else None
+        return STATE_NAMES[self.state], number, len(self.stack)

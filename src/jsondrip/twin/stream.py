@@ -1,5 +1,5 @@
 """The Python backend's engine: fragments in, live value out. Twin of rust/core/stream.rs and
-rust/python/parser.rs.
+rust/python/engine.rs.
 
 It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
 the start of a bytes stream), enforces `max_size`, and keeps the parser failed after an error.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 import copy
-from typing import Any, Union
+from typing import Any, NoReturn, Union
 
 from .._changes import Change
 from .._errors import JSONDecodeError
@@ -71,17 +71,12 @@ class PythonEngine:
         """The current best-effort value (live: updated in place by later feeds)."""
         builder = self.builder
         if builder.stale:
-            builder.refresh_string(self.machine.open_string())
+            builder.refresh_string()
         return builder.root
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read one fragment and return the changes it made to the value."""
         builder = self.builder
-        if not builder.stale:  # stale: the changes so far have counted it already
-            open_string = self.machine.open_string()
-            if open_string is not None:
-                # Plain feeds grow the open string without counting it (the hot path).
-                builder.shown_len = len(open_string)
         builder.changes = changes = []
         try:
             self.feed(chunk, refresh=False)
@@ -92,9 +87,14 @@ class PythonEngine:
     @property
     def done(self) -> bool:
         """True once a complete document has been read."""
-        return self.machine.state == 7  # DONE
+        return self.machine.done
 
-    def _raise(self, msg: str, pos: int, doc: str) -> None:
+    def debug_state(self) -> tuple[str, str | None, int]:
+        """Where the machine is, for debugging: (state name, number sub-state name while in
+        a number else None, open containers); the native engine gives the same."""
+        return self.machine.debug_state()
+
+    def _raise(self, msg: str, pos: int, doc: str) -> NoReturn:
         machine = self.machine
         error = JSONDecodeError(msg, doc, pos, machine.line, pos - machine.line_start + 1)
         self._fail(error)
@@ -142,7 +142,6 @@ class PythonEngine:
         except UnicodeDecodeError as e:
             self._read(codecs.utf_8_decode(data[: e.start], "surrogatepass", True)[0])
             self._raise(f"Invalid UTF-8 byte 0x{data[e.start]:02x}", self.machine.offset, "")
-            raise  # unreachable: _raise raises
         self.pending = data[used:]
         self.plain = self.max_size is None and not self.pending and self.error is None
         return text
@@ -169,7 +168,7 @@ class PythonEngine:
                 self._feed_other(chunk)
             builder = self.builder
             if builder.stale and refresh:
-                builder.refresh_string(self.machine.open_string())
+                builder.refresh_string()
             return builder.root
         finally:
             self.give(token)
@@ -180,7 +179,7 @@ class PythonEngine:
             self._check_open()
         if isinstance(chunk, str):
             if self.pending:
-                self._decode_rest()
+                self._invalid_pending()
             if chunk:
                 self.at_start = False
             self._read(chunk)
@@ -195,8 +194,9 @@ class PythonEngine:
         self.error = fresh_copy(error)
         self.plain = False
 
-    def _decode_rest(self) -> None:
-        """The bytes held back must be whole now: a str or the end follows them."""
+    def _invalid_pending(self) -> NoReturn:
+        """Raises: bytes were held back for the rest of a code point, and a str or the end
+        came instead (twin of `invalid_pending` in stream.rs)."""
         data, self.pending = self.pending, b""
         self._raise(f"Invalid UTF-8 byte 0x{data[0]:02x}", self.machine.offset, "")
 
@@ -216,7 +216,7 @@ class PythonEngine:
             raise fresh_copy(self.error)
         if not self.closed:
             if self.pending:
-                self._decode_rest()
+                self._invalid_pending()
             try:
                 self.machine.close()
             except MachineError as e:
