@@ -13,6 +13,9 @@ use super::sink::{Atom, Sink, Stop, Str};
 /// jiter mode shows a float longer than this through its digest, not its whole text.
 const LONG_NUMBER: usize = 32;
 
+/// The machine's states. The order of declaration matters, and only these methods rely on
+/// it: the structural states come first, ending with `Done` (`is_structural`), then the
+/// string's states from `String` to `SurrogateU` (`in_string`), then `Number` and `Literal`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum State {
     Value,
@@ -33,6 +36,18 @@ pub enum State {
 }
 
 impl State {
+    /// Between tokens: waits for one character (whitespace skipped); `Done` included.
+    #[inline]
+    pub fn is_structural(self) -> bool {
+        self <= State::Done
+    }
+
+    /// Inside a string: its plain run, an escape, or a surrogate waiting for its low half.
+    #[inline]
+    pub fn in_string(self) -> bool {
+        (State::String..=State::SurrogateU).contains(&self)
+    }
+
     /// The state's name, as the twin spells it (`STATE_NAMES`).
     pub fn name(self) -> &'static str {
         match self {
@@ -88,7 +103,8 @@ fn expecting(state: State) -> &'static str {
     }
 }
 
-/// Number sub-states; accepting: Zero, Int, Frac, ExpDigits.
+/// Number sub-states; accepting: Zero, Int, Frac, ExpDigits. The order of declaration
+/// matters to `is_float` only: every state from `Dot` on has seen a `.` or an exponent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Num {
     Minus,
@@ -118,6 +134,12 @@ impl Num {
 
     fn accepting(self) -> bool {
         matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
+    }
+
+    /// The number has a fraction or an exponent: a float.
+    #[inline]
+    fn is_float(self) -> bool {
+        self >= Num::Dot
     }
 
     /// The sub-state after `b`, or None when `b` cannot continue the number.
@@ -323,8 +345,7 @@ impl Machine {
 
     /// The content of the string value still open, as read so far (escapes decoded), or None.
     pub fn open_string(&self) -> Option<Str<'_>> {
-        let in_string = (State::String..=State::SurrogateU).contains(&self.state);
-        (in_string && !self.in_key).then_some(Str {
+        (self.state.in_string() && !self.in_key).then_some(Str {
             bytes: &self.scratch,
             surrogates: self.string_surrogates,
         })
@@ -510,6 +531,8 @@ impl Machine {
         self.flush(sink)
     }
 
+    /// Reads the fragment, handing each stretch to the piece for its state's family; each
+    /// piece reads while the state stays in its family and returns where it stopped.
     fn run<S: Sink>(
         &mut self,
         state: &mut State,
@@ -517,182 +540,215 @@ impl Machine {
         wtf8: bool,
         sink: &mut S,
     ) -> Result<(), Halt> {
-        let n = chunk.len();
         let mut i = 0;
-        while i < n {
-            if *state == State::String {
-                let start = i;
-                let mut j = i;
-                while j < n && PLAIN[chunk[j] as usize] {
-                    j += 1;
-                }
-                if wtf8 && j > start {
-                    self.string_surrogates = true;
-                }
-                if j == n {
-                    if j > start {
-                        self.scratch.extend_from_slice(&chunk[start..j]);
-                        self.string_dirty = true;
-                    }
-                    return Ok(());
-                }
-                i = j + 1;
-                match chunk[j] {
-                    b'"' => {
-                        let surrogates = self.string_surrogates;
-                        *state = if self.scratch.is_empty() {
-                            self.end_string(
-                                Str {
-                                    bytes: &chunk[start..j],
-                                    surrogates,
-                                },
-                                sink,
-                            )?
-                        } else {
-                            self.scratch.extend_from_slice(&chunk[start..j]);
-                            let scratch = std::mem::take(&mut self.scratch);
-                            let next = self.end_string(
-                                Str {
-                                    bytes: &scratch,
-                                    surrogates,
-                                },
-                                sink,
-                            );
-                            self.scratch = scratch;
-                            self.scratch.clear();
-                            next?
-                        };
-                    }
-                    b'\\' => {
-                        self.scratch.extend_from_slice(&chunk[start..j]);
-                        self.string_dirty |= j > start;
-                        *state = State::Escape;
-                    }
-                    _ => {
-                        let pos = self.resolve(Mark::Byte(j), chunk);
-                        return Err(self.syntax("Invalid control character at", pos));
-                    }
-                }
-                continue;
-            }
+        while i < chunk.len() {
+            i = match *state {
+                State::String => self.read_string(state, chunk, i, wtf8, sink)?,
+                s if s.is_structural() => self.read_structure(state, chunk, i, sink)?,
+                State::Number => self.read_number(state, chunk, i, sink)?,
+                State::Literal => self.read_literal(state, chunk, i, sink)?,
+                _ => self.read_escape(state, chunk, i)?,
+            };
+        }
+        Ok(())
+    }
 
-            let b = chunk[i];
-            if *state <= State::Done {
-                if is_whitespace(b) {
-                    while i < n && is_whitespace(chunk[i]) {
-                        if chunk[i] == b'\n' {
-                            self.line += 1;
-                            self.line_start = Mark::Byte(i + 1);
-                        }
-                        i += 1;
-                    }
-                    continue;
-                }
-                let s = *state;
-                *state = match s {
-                    State::Value => self.begin_value(b, i, chunk, sink)?,
-                    State::ArrayNext | State::ObjectNext => match b {
-                        b',' if s == State::ArrayNext => State::Value,
-                        b',' => State::ObjectKey,
-                        b']' if s == State::ArrayNext => self.end_container(sink),
-                        b'}' if s == State::ObjectNext => self.end_container(sink),
-                        _ => {
-                            return Err(
-                                self.syntax(expecting(s), self.resolve(Mark::Byte(i), chunk))
-                            )
-                        }
-                    },
-                    State::ObjectColon => {
-                        if b != b':' {
-                            return Err(
-                                self.syntax(expecting(s), self.resolve(Mark::Byte(i), chunk))
-                            );
-                        }
-                        State::Value
-                    }
-                    State::ObjectKey | State::ObjectFirst => {
-                        if b == b'"' {
-                            self.token_start = Mark::Byte(i);
-                            self.in_key = true;
-                            self.scratch.clear();
-                            self.string_surrogates = false;
-                            State::String
-                        } else if b == b'}' && s == State::ObjectFirst {
-                            self.end_container(sink)
-                        } else {
-                            return Err(
-                                self.syntax(expecting(s), self.resolve(Mark::Byte(i), chunk))
-                            );
-                        }
-                    }
-                    State::ArrayFirst => {
-                        if b == b']' {
-                            self.end_container(sink)
-                        } else {
-                            self.begin_value(b, i, chunk, sink)?
-                        }
-                    }
-                    _ => {
-                        return Err(
-                            self.syntax(expecting(State::Done), self.resolve(Mark::Byte(i), chunk))
-                        )
-                    }
+    /// `String`: plain bytes in bulk, up to the closing quote or a backslash (to `Escape`).
+    fn read_string<S: Sink>(
+        &mut self,
+        state: &mut State,
+        chunk: &[u8],
+        i: usize,
+        wtf8: bool,
+        sink: &mut S,
+    ) -> Result<usize, Halt> {
+        let n = chunk.len();
+        let start = i;
+        let mut j = i;
+        while j < n && PLAIN[chunk[j] as usize] {
+            j += 1;
+        }
+        if wtf8 && j > start {
+            self.string_surrogates = true;
+        }
+        if j == n {
+            if j > start {
+                self.scratch.extend_from_slice(&chunk[start..j]);
+                self.string_dirty = true;
+            }
+            return Ok(n);
+        }
+        match chunk[j] {
+            b'"' => {
+                let surrogates = self.string_surrogates;
+                *state = if self.scratch.is_empty() {
+                    let text = Str {
+                        bytes: &chunk[start..j],
+                        surrogates,
+                    };
+                    self.end_string(text, sink)?
+                } else {
+                    self.scratch.extend_from_slice(&chunk[start..j]);
+                    let scratch = std::mem::take(&mut self.scratch);
+                    let text = Str {
+                        bytes: &scratch,
+                        surrogates,
+                    };
+                    let next = self.end_string(text, sink);
+                    self.scratch = scratch;
+                    self.scratch.clear();
+                    next?
                 };
+            }
+            b'\\' => {
+                self.scratch.extend_from_slice(&chunk[start..j]);
+                self.string_dirty |= j > start;
+                *state = State::Escape;
+            }
+            _ => {
+                let pos = self.resolve(Mark::Byte(j), chunk);
+                return Err(self.syntax("Invalid control character at", pos));
+            }
+        }
+        Ok(j + 1)
+    }
+
+    /// The structural states: whitespace skipped, then one character's transition, while
+    /// the state stays structural.
+    fn read_structure<S: Sink>(
+        &mut self,
+        state: &mut State,
+        chunk: &[u8],
+        mut i: usize,
+        sink: &mut S,
+    ) -> Result<usize, Halt> {
+        let n = chunk.len();
+        while i < n && state.is_structural() {
+            let b = chunk[i];
+            if is_whitespace(b) {
+                if b == b'\n' {
+                    self.line += 1;
+                    self.line_start = Mark::Byte(i + 1);
+                }
                 i += 1;
                 continue;
             }
+            *state = self.structure_step(*state, b, i, chunk, sink)?;
+            i += 1;
+        }
+        Ok(i)
+    }
 
-            match *state {
-                State::Number => {
-                    let mut sub = self.number_state;
-                    let start = i;
-                    while i < n {
-                        match sub.next(chunk[i]) {
-                            Some(next) => sub = next,
-                            None => break,
-                        }
-                        i += 1;
-                        if sub.accepting() {
-                            self.number_valid = self.number.len() + i - start;
-                        }
-                    }
-                    self.number.extend_from_slice(&chunk[start..i]);
-                    self.number_state = sub;
-                    if sub >= Num::Dot {
-                        self.number_float = true;
-                    }
-                    if i < n {
-                        // The byte at i cannot continue the number.
-                        if sub == Num::Minus && chunk[i] == b'I' {
-                            self.literal = b"-Infinity";
-                            self.literal_len = 1;
-                            *state = State::Literal;
-                        } else if !sub.accepting() {
-                            return Err(self.number_error(chunk));
-                        } else {
-                            *state = self.end_number(chunk, sink)?;
-                        }
-                    }
-                }
-                State::Literal => {
-                    if b != self.literal[self.literal_len] {
-                        return Err(
-                            self.syntax("Expecting value", self.resolve(self.token_start, chunk))
-                        );
-                    }
-                    self.literal_len += 1;
-                    i += 1;
-                    if self.literal_len == self.literal.len() {
-                        sink.atom(literal_atom(self.literal))?;
-                        *state = self.after_value();
-                    }
-                }
+    /// One structural state's transition on the non-whitespace byte `b` at `i`.
+    fn structure_step<S: Sink>(
+        &mut self,
+        s: State,
+        b: u8,
+        i: usize,
+        chunk: &[u8],
+        sink: &mut S,
+    ) -> Step {
+        let unexpected = |m: &Self| Err(m.syntax(expecting(s), m.resolve(Mark::Byte(i), chunk)));
+        Ok(match (s, b) {
+            (State::Value, _) => self.begin_value(b, i, chunk, sink)?,
+            (State::ArrayFirst, b']') | (State::ArrayNext, b']') => self.end_container(sink),
+            (State::ArrayFirst, _) => self.begin_value(b, i, chunk, sink)?,
+            (State::ArrayNext, b',') => State::Value,
+            (State::ObjectNext, b',') => State::ObjectKey,
+            (State::ObjectFirst, b'}') | (State::ObjectNext, b'}') => self.end_container(sink),
+            (State::ObjectColon, b':') => State::Value,
+            (State::ObjectFirst | State::ObjectKey, b'"') => {
+                self.token_start = Mark::Byte(i);
+                self.in_key = true;
+                self.scratch.clear();
+                self.string_surrogates = false;
+                State::String
+            }
+            _ => return unexpected(self),
+        })
+    }
+
+    /// `Number`: the sub-machine in `Num::next` until a byte cannot continue the number,
+    /// which ends it (that byte is read again in the state after the value).
+    fn read_number<S: Sink>(
+        &mut self,
+        state: &mut State,
+        chunk: &[u8],
+        mut i: usize,
+        sink: &mut S,
+    ) -> Result<usize, Halt> {
+        let n = chunk.len();
+        let mut sub = self.number_state;
+        let start = i;
+        while i < n {
+            match sub.next(chunk[i]) {
+                Some(next) => sub = next,
+                None => break,
+            }
+            i += 1;
+            if sub.accepting() {
+                self.number_valid = self.number.len() + i - start;
+            }
+        }
+        self.number.extend_from_slice(&chunk[start..i]);
+        self.number_state = sub;
+        if sub.is_float() {
+            self.number_float = true;
+        }
+        if i < n {
+            if sub == Num::Minus && chunk[i] == b'I' {
+                self.literal = b"-Infinity";
+                self.literal_len = 1;
+                *state = State::Literal;
+            } else if !sub.accepting() {
+                return Err(self.number_error(chunk));
+            } else {
+                *state = self.end_number(chunk, sink)?;
+            }
+        }
+        Ok(i)
+    }
+
+    /// `Literal`: true, false, null, NaN, Infinity, -Infinity, letter by letter.
+    fn read_literal<S: Sink>(
+        &mut self,
+        state: &mut State,
+        chunk: &[u8],
+        mut i: usize,
+        sink: &mut S,
+    ) -> Result<usize, Halt> {
+        while i < chunk.len() && *state == State::Literal {
+            if chunk[i] != self.literal[self.literal_len] {
+                let start = self.resolve(self.token_start, chunk);
+                return Err(self.syntax("Expecting value", start));
+            }
+            self.literal_len += 1;
+            i += 1;
+            if self.literal_len == self.literal.len() {
+                sink.atom(literal_atom(self.literal))?;
+                *state = self.after_value();
+            }
+        }
+        Ok(i)
+    }
+
+    /// The string's other states: `Escape`, `Unicode` (four hex digits), and after a high
+    /// surrogate `SurrogateBackslash` and `SurrogateU` (looking for its low half's `\u`).
+    fn read_escape(
+        &mut self,
+        state: &mut State,
+        chunk: &[u8],
+        mut i: usize,
+    ) -> Result<usize, Halt> {
+        while i < chunk.len() && state.in_string() && *state != State::String {
+            let b = chunk[i];
+            *state = match *state {
                 State::Escape => {
                     i += 1;
                     if b == b'u' {
                         self.hex = 0;
                         self.hex_len = 0;
-                        *state = State::Unicode;
+                        State::Unicode
                     } else {
                         let Some(decoded) = escape_char(b) else {
                             let pos = self.resolve(Mark::Byte(i), chunk) - 2;
@@ -700,7 +756,7 @@ impl Machine {
                         };
                         self.scratch.push(decoded);
                         self.string_dirty = true;
-                        *state = State::String;
+                        State::String
                     }
                 }
                 State::Unicode => {
@@ -711,43 +767,41 @@ impl Machine {
                     i += 1;
                     self.hex = self.hex << 4 | digit;
                     self.hex_len += 1;
-                    if self.hex_len == 4 {
-                        self.escape_end = Some(Mark::Byte(i));
-                        *state = self.end_escape(self.hex);
+                    if self.hex_len < 4 {
+                        continue;
                     }
+                    self.escape_end = Some(Mark::Byte(i));
+                    self.end_escape(self.hex)
                 }
+                State::SurrogateBackslash if b == b'\\' => {
+                    i += 1;
+                    State::SurrogateU
+                }
+                State::SurrogateU if b == b'u' => {
+                    i += 1;
+                    self.hex = 0;
+                    self.hex_len = 0;
+                    State::Unicode
+                }
+                // No low half: keep the lone surrogate; b is string content, or the letter
+                // of another escape.
                 State::SurrogateBackslash => {
-                    if b == b'\\' {
-                        i += 1;
-                        *state = State::SurrogateU;
-                    } else {
-                        // No low half: keep the lone surrogate, read b as string content.
-                        self.push_lone_high();
-                        *state = State::String;
-                    }
+                    self.push_lone_high();
+                    State::String
                 }
-                State::SurrogateU => {
-                    if b == b'u' {
-                        i += 1;
-                        self.hex = 0;
-                        self.hex_len = 0;
-                        *state = State::Unicode;
-                    } else {
-                        // Another escape: keep the lone surrogate; b is the escape's letter.
-                        self.push_lone_high();
-                        *state = State::Escape;
-                    }
+                _ => {
+                    self.push_lone_high();
+                    State::Escape
                 }
-                _ => unreachable!("structural and string states are handled above"),
-            }
+            };
         }
-        Ok(())
+        Ok(i)
     }
 
     /// End of a fragment: show the string value still open, and in jiter mode the number.
     fn flush<S: Sink>(&mut self, sink: &mut S) -> Result<(), Halt> {
         let state = self.state;
-        if (State::String..=State::SurrogateU).contains(&state) {
+        if state.in_string() {
             if !self.in_key && self.string_dirty {
                 let text = Str {
                     bytes: &self.scratch,
@@ -789,7 +843,7 @@ impl Machine {
         let token_start = self.resolve(self.token_start, b"");
         match state {
             State::Done => Ok(()),
-            s if s <= State::ObjectNext => Err(self.syntax(expecting(s), end)),
+            s if s.is_structural() => Err(self.syntax(expecting(s), end)),
             State::Unicode => {
                 Err(self.syntax("Invalid \\uXXXX escape", end - self.hex_len as u64 - 1))
             }

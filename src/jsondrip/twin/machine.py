@@ -45,6 +45,13 @@ SURROGATE_U = 12
 NUMBER = 13
 LITERAL = 14
 
+# The state order that the code relies on, as explicit tables (Rust: `State::is_structural`,
+# `State::in_string`): structural states wait for one character between tokens; ESCAPING
+# are the string's states other than its plain run.
+STRUCTURAL = frozenset(range(VALUE, DONE + 1))
+IN_STRING = frozenset(range(STRING, SURROGATE_U + 1))
+ESCAPING = IN_STRING - {STRING}
+
 STATE_NAMES = [
     "VALUE",
     "ARRAY_FIRST",
@@ -74,10 +81,29 @@ EXPECTING = {
     DONE: "Extra data",
 }
 
+# The structural transitions, as a table: STRUCTURE_NEXT[state][character] is the next
+# state, or CLOSE (`]` or `}`: end the container) or OPEN_KEY (`"`: a key begins). A
+# character not in its state's row begins a value in BEGINS_VALUE's states and is the error
+# named in EXPECTING in the others.
+CLOSE, OPEN_KEY = -1, -2
+STRUCTURE_NEXT: list[dict[str, int]] = [
+    {},  # VALUE
+    {"]": CLOSE},  # ARRAY_FIRST
+    {"]": CLOSE, ",": VALUE},  # ARRAY_NEXT
+    {"}": CLOSE, '"': OPEN_KEY},  # OBJECT_FIRST
+    {'"': OPEN_KEY},  # OBJECT_KEY
+    {":": VALUE},  # OBJECT_COLON
+    {"}": CLOSE, ",": OBJECT_KEY},  # OBJECT_NEXT
+    {},  # DONE
+]
+BEGINS_VALUE = frozenset((VALUE, ARRAY_FIRST))
+
 # Number sub-states. Accepting: ZERO, INT, FRAC, EXP_DIGITS (the text so far is a number).
 N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_EXP, N_EXP_SIGN, N_EXP_DIGITS = range(8)
 NUMBER_NAMES = ["MINUS", "ZERO", "INT", "DOT", "FRAC", "EXP", "EXP_SIGN", "EXP_DIGITS"]
 NUMBER_ACCEPTING = (False, True, True, False, True, False, False, True)
+NUMBER_FLOAT = (False, False, False, True, True, True, True, True)
+"""The sub-state has seen a `.` or an exponent: the number is a float (Rust: `Num::is_float`)."""
 _DIGITS = "0123456789"
 
 
@@ -280,120 +306,145 @@ class Machine:
             if text:
                 self.builder.string(text, False)
             return
-        offset = self.offset
         n = len(text)
         i = 0
         try:
             while i < n:
+                state = self.state
                 if state == STRING:
-                    j = _STRING_PLAIN(text, i).end()
-                    if j > i:
-                        self.parts.append(text[i:j])
-                        self.string_dirty = True
-                    if j == n:
-                        i = n
-                        break
-                    c = text[j]
-                    i = j + 1
-                    if c == '"':
-                        state = self.end_string()
-                    elif c == "\\":
-                        char = ESCAPES.get(text[i]) if i < n else None
-                        if char is None:
-                            state = ESCAPE
-                        else:  # twin only: ESCAPE's transition while both are at hand, one
-                            # trip round the Python loop saved (a Rust state change costs none)
-                            self.parts.append(char)
-                            self.string_dirty = True
-                            i += 1
-                    else:
-                        raise self.fail("Invalid control character at", offset + j)
-                    continue
-
-                c = text[i]
-                if state <= DONE:
-                    if c in WHITESPACE:
-                        j = _WHITESPACE_RUN(text, i).end()
-                        newlines = text.count("\n", i, j)
-                        if newlines:
-                            self.line += newlines
-                            self.line_start = offset + text.rfind("\n", i, j) + 1
-                        i = j
-                        continue
-                    pos = offset + i
-                    if state == VALUE:
-                        state = self.begin_value(c, pos)
-                    elif state == ARRAY_NEXT:
-                        if c == ",":
-                            state = VALUE
-                        elif c == "]":
-                            state = self.end_container()
-                        else:
-                            raise self.fail(EXPECTING[state], pos)
-                    elif state == OBJECT_NEXT:
-                        if c == ",":
-                            state = OBJECT_KEY
-                        elif c == "}":
-                            state = self.end_container()
-                        else:
-                            raise self.fail(EXPECTING[state], pos)
-                    elif state == OBJECT_COLON:
-                        if c != ":":
-                            raise self.fail(EXPECTING[state], pos)
-                        state = VALUE
-                    elif state in (OBJECT_KEY, OBJECT_FIRST):
-                        if c == '"':
-                            self.token_start = pos
-                            self.in_key = True
-                            self.parts = []
-                            state = STRING
-                        elif c == "}" and state == OBJECT_FIRST:
-                            state = self.end_container()
-                        else:
-                            raise self.fail(EXPECTING[state], pos)
-                    elif state == ARRAY_FIRST:
-                        state = self.end_container() if c == "]" else self.begin_value(c, pos)
-                    else:  # DONE
-                        raise self.fail(EXPECTING[DONE], pos)
-                    i += 1
+                    i = self.read_string(text, i, n)
+                elif state in STRUCTURAL:
+                    i = self.read_structure(text, i, n)
                 elif state == NUMBER:
-                    j = _NUMBER_RUN(text, i).end()
-                    sub = self.number_state
-                    k = i
-                    while k < j:
-                        nxt = NUMBER_NEXT.get((sub, text[k]))
-                        if nxt is None:
-                            break
-                        sub = nxt
-                        k += 1
-                        if NUMBER_ACCEPTING[sub]:
-                            self.number_valid = self.number_len + k - i
-                    if k > i:
-                        self.number.append(text[i:k])
-                        self.number_len += k - i
-                    self.number_state = sub
-                    if sub >= N_DOT:
-                        self.number_float = True
-                    i = k
-                    if i < n:  # the character at i cannot continue the number
-                        if sub == N_MINUS and text[i] == "I":
-                            self.literal = "-Infinity"
-                            self.literal_len = 1
-                            state = LITERAL
-                        elif not NUMBER_ACCEPTING[sub]:
-                            raise self.number_error()
-                        else:
-                            state = self.end_number()
+                    i = self.read_number(text, i, n)
                 elif state == LITERAL:
-                    literal = self.literal
-                    if c != literal[self.literal_len]:
-                        raise self.fail("Expecting value", self.token_start)
-                    self.literal_len += 1
-                    i += 1
-                    if self.literal_len == len(literal):
-                        self.builder.atom(ATOM_LITERAL, literal)
-                        state = self.after_value()
-                elif state == ESCAPE:
+                    i = self.read_literal(text, i, n)
+                else:
+                    i = self.read_escape(text, i, n)
+        finally:
+            self.offset += n
+        self.flush()
+
+    # -- the pieces of `feed`, one per family of states (Rust: the `read_*` of `run`) --------
+    # Each reads while the state stays in its family, keeps `self.state` at the last state
+    # reached (also when it raises), and returns where it stopped.
+
+    def read_string(self, text: str, i: int, n: int) -> int:
+        """STRING: plain characters in bulk, up to the closing quote or a backslash."""
+        while True:
+            j = _STRING_PLAIN(text, i).end()
+            if j > i:
+                self.parts.append(text[i:j])
+                self.string_dirty = True
+            if j == n:
+                return n
+            c = text[j]
+            i = j + 1
+            if c == '"':
+                self.state = self.end_string()
+                return i
+            if c != "\\":
+                raise self.fail("Invalid control character at", self.offset + j)
+            char = ESCAPES.get(text[i]) if i < n else None
+            if char is None:
+                self.state = ESCAPE
+                return i
+            # twin only: ESCAPE's transition while both are at hand, one trip round the
+            # Python loop saved (a Rust state change costs none)
+            self.parts.append(char)
+            self.string_dirty = True
+            i += 1
+
+    def read_structure(self, text: str, i: int, n: int) -> int:
+        """The structural states: whitespace skipped, then one character's transition, while
+        the state stays structural."""
+        offset = self.offset
+        state = self.state
+        try:
+            while i < n and state in STRUCTURAL:
+                c = text[i]
+                if c in WHITESPACE:
+                    j = _WHITESPACE_RUN(text, i).end()
+                    newlines = text.count("\n", i, j)
+                    if newlines:
+                        self.line += newlines
+                        self.line_start = offset + text.rfind("\n", i, j) + 1
+                    i = j
+                    continue
+                pos = offset + i
+                nxt = STRUCTURE_NEXT[state].get(c)
+                if nxt is None:
+                    if state not in BEGINS_VALUE:
+                        raise self.fail(EXPECTING[state], pos)
+                    state = self.begin_value(c, pos)
+                elif nxt == CLOSE:
+                    state = self.end_container()
+                elif nxt == OPEN_KEY:
+                    self.token_start = pos
+                    self.in_key = True
+                    self.parts = []
+                    state = STRING
+                else:
+                    state = nxt
+                i += 1
+            return i
+        finally:
+            self.state = state
+
+    def read_number(self, text: str, i: int, n: int) -> int:
+        """NUMBER: the sub-machine in NUMBER_NEXT until a character cannot continue the
+        number, which ends it (that character is read again in the state after the value)."""
+        j = _NUMBER_RUN(text, i).end()
+        sub = self.number_state
+        k = i
+        while k < j:
+            nxt = NUMBER_NEXT.get((sub, text[k]))
+            if nxt is None:
+                break
+            sub = nxt
+            k += 1
+            if NUMBER_ACCEPTING[sub]:
+                self.number_valid = self.number_len + k - i
+        if k > i:
+            self.number.append(text[i:k])
+            self.number_len += k - i
+        self.number_state = sub
+        if NUMBER_FLOAT[sub]:
+            self.number_float = True
+        if k < n:  # the character at k cannot continue the number
+            if sub == N_MINUS and text[k] == "I":
+                self.literal = "-Infinity"
+                self.literal_len = 1
+                self.state = LITERAL
+            elif not NUMBER_ACCEPTING[sub]:
+                raise self.number_error()
+            else:
+                self.state = self.end_number()
+        return k
+
+    def read_literal(self, text: str, i: int, n: int) -> int:
+        """LITERAL: true, false, null, NaN, Infinity, -Infinity, letter by letter."""
+        literal = self.literal
+        while i < n:
+            if text[i] != literal[self.literal_len]:
+                raise self.fail("Expecting value", self.token_start)
+            self.literal_len += 1
+            i += 1
+            if self.literal_len == len(literal):
+                self.builder.atom(ATOM_LITERAL, literal)
+                self.state = self.after_value()
+                break
+        return i
+
+    def read_escape(self, text: str, i: int, n: int) -> int:
+        """The string's other states: ESCAPE, UNICODE (four hex digits), and after a high
+        surrogate SURROGATE_BACKSLASH and SURROGATE_U (looking for its low half's `\\u`)."""
+        offset = self.offset
+        state = self.state
+        try:
+            while i < n and state in ESCAPING:
+                c = text[i]
+                if state == ESCAPE:
                     i += 1
                     if c == "u":
                         self.hex = ""
@@ -413,27 +464,20 @@ class Machine:
                     if len(self.hex) == 4:
                         self.escape_end = offset + i
                         state = self.end_escape(int(self.hex, 16))
-                elif state == SURROGATE_BACKSLASH:
-                    if c == "\\":
-                        i += 1
-                        state = SURROGATE_U
-                    else:  # no low half: keep the lone surrogate, read c as string content
-                        self.push_lone_high()
-                        state = STRING
-                elif c == "u":  # SURROGATE_U: the low half may follow
+                elif state == SURROGATE_BACKSLASH and c == "\\":
+                    i += 1
+                    state = SURROGATE_U
+                elif state == SURROGATE_U and c == "u":  # the low half may follow
                     i += 1
                     self.hex = ""
                     state = UNICODE
-                else:  # SURROGATE_U, another escape: keep the lone surrogate
+                else:  # no low half: keep the lone surrogate; c is string content, or the
+                    # letter of another escape (its backslash is read)
                     self.push_lone_high()
-                    state = ESCAPE  # the backslash is read; c is the escape's letter
-        except MachineError:
-            self.offset = offset + n
-            raise
+                    state = STRING if state == SURROGATE_BACKSLASH else ESCAPE
+            return i
         finally:
             self.state = state
-        self.offset = offset + n
-        self.flush()
 
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:
@@ -451,7 +495,7 @@ class Machine:
     def flush(self) -> None:
         """End of a fragment: show the string value still open, and in jiter mode the number."""
         state = self.state
-        if STRING <= state <= SURROGATE_U:
+        if state in IN_STRING:
             if not self.in_key and self.string_dirty:
                 self.string_dirty = False
                 text = "".join(self.parts)
@@ -472,7 +516,7 @@ class Machine:
             state = self.state = self.end_number()
         if state == DONE:
             return
-        if state <= OBJECT_NEXT:
+        if state in STRUCTURAL:
             raise self.fail(EXPECTING[state], end)
         if state == UNICODE:
             raise self.fail("Invalid \\uXXXX escape", end - len(self.hex) - 1)
