@@ -310,7 +310,7 @@ impl Sink for PySink<'_, '_> {
                 // PyUnicode_Append resizes it in place (a realloc, as CPython's `s += t`,
                 // which the allocator mostly does without copying), so the growth costs the
                 // fragment, not the whole string. A string the reader still holds is copied,
-                // as it must be. Twin: `Machine.show_string`.
+                // as it must be. Twin: `Builder.string`.
                 self.replace(self.py.None().into_bound(self.py))?;
                 let mut joined = previous.into_ptr();
                 // SAFETY: `joined` is an owned reference to a str and `delta` a live str;

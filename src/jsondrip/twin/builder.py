@@ -2,7 +2,7 @@
 
 Containers are created once and updated in place, so an event costs work in proportion to
 what it adds, never to the size of the document. One slot is "open" at a time: the string
-value still being read (replaced by a longer string at each flush), or, in jiter mode, a
+value still being read (grown in place at each flush), or, in jiter mode, a
 number shown before it is complete (the tentative slot, which can be taken back).
 
 When `changes` is a list, every event also records a `Change` with its JSON Pointer path. A
