@@ -463,3 +463,21 @@ def test_nan_snapshots_compare_with_same() -> None:
     assert not same({"a": 1, "b": 2}, {"b": 2, "a": 1})
     assert not same(MISSING, None)
     assert math.isinf(INF)
+
+
+STATE_STEPS = [
+    ("", ("VALUE", None, 0)),
+    ('{"a": [1', ("NUMBER", "INT", 2)),
+    (".5e", ("NUMBER", "EXP", 2)),
+    ('3, "x\\', ("ESCAPE", None, 2)),
+    ("u12", ("UNICODE", None, 2)),
+    ('34"]}', ("DONE", None, 0)),
+]
+
+
+def test_debug_state_after_each_fragment(backend: str) -> None:
+    """Both engines name their state the same way (rust/core/tests.rs has the same table)."""
+    parser = jsondrip.Parser(backend=backend)
+    for fragment, expected in STATE_STEPS:
+        parser.feed(fragment)
+        assert parser._engine.debug_state() == expected, fragment
