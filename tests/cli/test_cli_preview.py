@@ -105,13 +105,14 @@ def test_demo_prints_ndjson_when_the_output_is_not_a_terminal() -> None:
     expected = []
     for index, (name, arguments) in enumerate(DEMO_CALLS):
         ids = {"index": index, "id": DEMO_IDS[name], "name": name}
-        expected.append(line(event="tool_call_started", **ids))
+        expected.append(line(event="tool_call_started", **ids, kind="function"))
         text = json.dumps(arguments, ensure_ascii=False)
         assert raw[index] == text
         expected.append(
             line(
                 event="tool_call_done",
                 **ids,
+                kind="function",
                 choice=0,
                 arguments=arguments,
                 raw=text,
@@ -183,7 +184,7 @@ def test_openai_chat_parallel_tool_calls_line_for_line() -> None:
     expected = []
     for kind, index, delta, preview in OPENAI_PARALLEL:
         if kind == "tool_call_started":
-            expected.append(line(event=kind, **calls[index]))
+            expected.append(line(event=kind, **calls[index], kind="function"))
         else:
             expected.append(
                 line(event=kind, **calls[index], arguments_delta=delta, preview=preview)
@@ -200,6 +201,7 @@ def test_openai_chat_parallel_tool_calls_line_for_line() -> None:
             line(
                 event="tool_call_done",
                 **call,
+                kind="function",
                 choice=0,
                 arguments=arguments,
                 raw=raw,
@@ -248,6 +250,7 @@ def test_anthropic_stream_cut_by_the_token_limit_is_not_complete() -> None:
             index=0,
             id="toolu_01EKqbqmZrGRXy18eN7m9kvY",
             name="make_file",
+            kind="function",
             choice=0,
             arguments={
                 "filename": "taxes.txt",
@@ -286,6 +289,7 @@ def test_json_lines_recording_is_detected() -> None:
             index=0,
             id="call_00_ioIn7yN9p1ZOMNpDLwd4MgAF",
             name="weather",
+            kind="function",
             choice=0,
             arguments={"location": "San Francisco"},
             raw='{"location": "San Francisco"}',

@@ -248,7 +248,7 @@ def test_a_stream_that_just_stops_is_incomplete_not_complete(make_acc) -> None:
     acc = make_acc()
     feed_all(acc, [chat(frag(0, "c", "f", '{"a": '))])
     assert [(c.error, c.complete) for c in acc.tool_calls] == [
-        ("incomplete JSON: the call ended early: Expecting value: line 1 column 7 (char 6)", False)
+        ("incomplete: the stream ended before the provider closed the call", False)
     ]
 
 

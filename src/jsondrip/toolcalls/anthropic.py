@@ -130,9 +130,9 @@ class AnthropicHandler(FormatHandler):
         else:
             state.pending_close = True  # wait for the stop reason: max_tokens or not
 
-    def finish(self) -> None:
-        """The stream ended: end the running message with the stop reason seen, if any."""
-        self.end_response(self._stop_reason)
+    def reason_so_far(self) -> str | None:
+        """The stop reason of the running message, if `message_delta` said it."""
+        return self._stop_reason
 
 
 def _fragment_route(event: dict[str, Any]) -> int | None:

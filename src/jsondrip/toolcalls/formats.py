@@ -158,9 +158,19 @@ class FormatHandler:
             self.done_sent = True
             self.events.append(StreamDone(reason))
 
+    def reason_so_far(self) -> str | None:
+        """The running response's finish reason, if the stream already said it."""
+        return None
+
     def finish(self) -> None:
-        """The stream ended: end the running response with what is known of its reason."""
-        self.end_response(None)
+        """The stream ended (`finish()`): calls the provider did not close are cut (never
+        complete); the running response ends with the reason seen, if any."""
+        for state in self.table.open_states():
+            self.table.cut(state)
+        self.flush_text()
+        if not self.done_sent:
+            self.done_sent = True
+            self.events.append(StreamDone(self.reason_so_far()))
 
     def abort(self, why: str) -> None:
         """The stream was cut: every open call ends with `why`, keeping its text and preview."""

@@ -161,9 +161,9 @@ class OpenAIChatHandler(FormatHandler):
         if cs.last is not None:
             self.table.close(cs.last, reason)
 
-    def finish(self) -> None:
-        """The stream ended without `[DONE]`: end the response with the reason seen, if any."""
-        self.end_response(self._reason)
+    def reason_so_far(self) -> str | None:
+        """The finish reason seen in the running response."""
+        return self._reason
 
     def end_response(self, reason: str | None) -> None:
         """`[DONE]` or the end of the stream: close what is open, forget the indexes."""
