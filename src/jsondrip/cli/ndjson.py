@@ -7,7 +7,8 @@ Every line has an `"event"` key naming the event, then the event's fields:
     {"event": "tool_call_delta", "index": 0, "id": "toolu_01...", "name": "write_file",
      "arguments_delta": "{\\"pa", "preview": {}}
     {"event": "tool_call_done", "index": 0, "id": "toolu_01...", "name": "write_file",
-     "kind": "function", "choice": 0, "arguments": {...}, "raw": "{...}", "error": null, "complete": true}
+     "kind": "function", "choice": 0, "arguments": {...}, "raw": "{...}", "error": null,
+     "complete": true}
     {"event": "text_delta", "text": "...", "choice": 0}
     {"event": "reasoning_delta", "text": "...", "choice": 0}
     {"event": "stream_done", "finish_reason": "tool_use"}
