@@ -55,5 +55,5 @@ class OllamaHandler(FormatHandler):
         arguments = function.get("arguments")
         if isinstance(arguments, str):
             self.table.append(state, arguments)  # an OpenAI-style string, as some proxies send
-        elif arguments is not None and arguments != {}:
+        elif arguments is not None:
             self.table.append(state, dump_arguments(arguments))
