@@ -378,3 +378,13 @@ def test_done_events_say_who_runs_the_call(make_acc) -> None:
     (done,) = [e for e in events if type(e) is ToolCallDone]
     assert done.tool_call.kind == "function"
     assert "kind" not in repr(done.tool_call)
+
+
+def test_feed_lines_drops_a_bom_and_reads_crlf(make_acc) -> None:
+    body = "\ufeff" + "".join(json.dumps(line) + "\r\n" for line in OLLAMA)
+    for data in (body, body.encode("utf-8")):
+        acc = make_acc()
+        acc.feed_lines(data[:1])
+        acc.feed_lines(data[1:])
+        acc.finish()
+        assert [c.complete for c in acc.tool_calls] == [True, True]

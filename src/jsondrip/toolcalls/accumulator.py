@@ -158,8 +158,18 @@ class ToolCallAccumulator:
         `[DONE]` ends an OpenAI response; a line that is not a JSON object is a ValueError
         naming its line number."""
         self._check()
-        for number, line in self._lines.feed(data):
-            self._line(number, line)
+        lines = self._lines
+        if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
+            # the common chunk: one whole line; decoded at once (it ends in ASCII)
+            lines.count_one()
+            text = data.decode("utf-8", "replace").rstrip("\r\n")
+            found = [(lines.number, text)] if text.strip() else []
+        else:
+            found = lines.feed(data)
+        for number, line in found:
+            shortcut = self._shortcut
+            if shortcut is None or not shortcut.match(line):  # see shortcut.py
+                self._line(number, line)
         return self._drain()
 
     def _line(self, number: int, line: str) -> None:

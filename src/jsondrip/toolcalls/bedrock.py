@@ -20,6 +20,7 @@ from typing import Any
 
 from .calls import CallState
 from .formats import FormatHandler
+from .shortcut import FRAGMENT, EnvelopeShortcut
 
 __all__ = ["BEDROCK_EVENTS", "BedrockHandler"]
 
@@ -54,6 +55,16 @@ class BedrockHandler(FormatHandler):
         super().__init__(table)
         self._blocks: dict[Any, CallState] = {}
         self._stop_reason: str | None = None
+        # JSON lines (`feed_lines`, or SSE): the common `toolUse.input` event by its skeleton
+        self.shortcut = EnvelopeShortcut("input", _input_route, self._take_input)
+
+    def _take_input(self, index: int, text: str) -> None:
+        """A `toolUse.input` delta event, from its skeleton: what `handle` does with it."""
+        if self.done_sent:
+            self.begin_response()
+        state = self._blocks.get(index)
+        if state is not None:
+            self.table.append(state, text)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one ConverseStream event."""
@@ -125,3 +136,21 @@ class BedrockHandler(FormatHandler):
     def reason_so_far(self) -> str | None:
         """The stop reason seen, if any."""
         return self._stop_reason
+
+
+def _input_route(event: dict[str, Any]) -> int | None:
+    """The block index of a `toolUse.input` delta event's skeleton, or None if it is not
+    exactly one (an AWS `p` padding string beside it is allowed: it is part of the skeleton)."""
+    body = event.get("contentBlockDelta")
+    if len(event) != 1 or type(body) is not dict:
+        return None
+    index = body.get("contentBlockIndex")
+    delta = body.get("delta")
+    if type(index) is not int or type(delta) is not dict or len(delta) != 1:
+        return None
+    if set(body) - {"contentBlockIndex", "delta", "p"}:
+        return None
+    tool = delta.get("toolUse")
+    if type(tool) is not dict or len(tool) != 1 or tool.get("input") != FRAGMENT:
+        return None
+    return index

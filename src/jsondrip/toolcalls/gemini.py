@@ -61,6 +61,8 @@ class GeminiHandler(FormatHandler):
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one `GenerateContentResponse` chunk."""
+        if self._piece(event):
+            return
         response_id = _get(event, "responseId", "response_id")
         if response_id is not None and response_id != self._response_id:
             if self._response_id is not None and not self.done_sent:
@@ -92,6 +94,37 @@ class GeminiHandler(FormatHandler):
                 self._finish_candidate(state, str(getattr(reason, "value", reason)))
         if self._candidates and all(c.finished for c in self._candidates.values()):
             self.end_response(self._reason)
+
+    def _piece(self, event: dict[str, Any]) -> bool:
+        """The common Vertex event, quickly: one candidate whose one part adds `partialArgs`
+        to the open call and goes on (`willContinue`), in the same response; False for any
+        other event, which `handle` then reads in full (the same result either way)."""
+        candidates = event.get("candidates")
+        if type(candidates) is not list or len(candidates) != 1 or self.done_sent:
+            return False
+        candidate = candidates[0]
+        content = candidate.get("content") if type(candidate) is dict else None
+        if type(content) is not dict or len(candidate) != 1 or len(content) > 2:
+            return False  # a finish reason or anything else beside the content
+        parts = content.get("parts")
+        if type(parts) is not list or len(parts) != 1 or type(parts[0]) is not dict:
+            return False
+        part = parts[0]
+        call = part.get("functionCall")
+        if type(call) is not dict or len(part) != 1 or len(call) != 2:
+            return False
+        pieces = call.get("partialArgs")
+        if call.get("willContinue") is not True or type(pieces) is not list:
+            return False
+        state = self._candidates.get(candidate.get("index") or 0)
+        if state is None or state.streaming is None or state.writer is None:
+            return False
+        response_id = event.get("responseId")
+        if response_id is None or response_id != self._response_id:
+            return False
+        if pieces:
+            self._write(state, state.writer.feed, pieces)
+        return True
 
     def _begin(self) -> None:
         if self.done_sent:

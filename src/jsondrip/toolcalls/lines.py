@@ -19,11 +19,26 @@ class LineSplitter:
         self.max_line_size = max_line_size
         self._utf8 = codecs.getincrementaldecoder("utf-8-sig")("replace")
         self._pending = ""
-        self._number = 0  # lines read so far, blank ones included
+        self.number = 0  # lines read so far, blank ones included
+        self._started = False  # the BOM check is done
+
+    @property
+    def idle(self) -> bool:
+        """Nothing is held (no cut line, no cut UTF-8 sequence) and the BOM check is done:
+        a chunk that is one whole line can be read without this splitter (`count_one`)."""
+        return self._started and not self._pending and not self._utf8.getstate()[0]
+
+    def count_one(self) -> None:
+        """A whole line was read past the splitter: count it."""
+        self.number += 1
 
     def feed(self, chunk: bytes | bytearray | memoryview | str) -> list[tuple[int, str]]:
         """Read a chunk; return the whole non-blank lines it completes."""
         text = chunk if isinstance(chunk, str) else self._utf8.decode(bytes(chunk))
+        if text and not self._started:
+            self._started = True
+            if text[0] == "\ufeff":  # a str's BOM (the bytes decoder drops its own)
+                text = text[1:]
         if "\n" not in text:
             self._pending += text
             self._check()
@@ -42,9 +57,9 @@ class LineSplitter:
     def _numbered(self, lines: list[str]) -> list[tuple[int, str]]:
         out = []
         for line in lines:
-            self._number += 1
+            self.number += 1
             if line.strip():
-                out.append((self._number, line.rstrip("\r")))
+                out.append((self.number, line.rstrip("\r")))
         return out
 
     def _check(self) -> None:

@@ -33,6 +33,35 @@ _LEAVES = (
 )
 
 
+_PLAIN = re.compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+")  # no quoting: the common path
+_NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
+_parsed: dict[str, tuple[Key, ...]] = {}  # plain parent paths already read (a row's fields)
+
+
+def _string(text: str) -> str:
+    """`json.dumps(text, ensure_ascii=False)` without its quotes, quick when nothing needs
+    escaping (json escapes only quotes, backslashes and control characters then)."""
+    if _NEEDS_ESCAPE.search(text) is None:
+        return text
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _fast_path(path: Any) -> tuple[Key, ...] | None:
+    """A plain path (`$.a.b[0]`) read through the cache of its parent, else None."""
+    if type(path) is not str or _PLAIN.fullmatch(path) is None:
+        return None
+    cut = max(path.rfind("."), path.rfind("["))
+    parent = path[:cut]
+    keys = _parsed.get(parent)
+    if keys is None:
+        keys = tuple(parse_json_path(parent)) if cut > 1 else ()
+        if len(_parsed) >= 4096:
+            _parsed.clear()
+        _parsed[parent] = keys
+    last = path[cut:]
+    return (*keys, int(last[1:-1]) if last[0] == "[" else last[1:])
+
+
 def parse_json_path(path: str) -> list[Key]:
     """`$.a.b[0]['c d']` -> `["a", "b", 0, "c d"]`; ValueError if it is not such a path."""
     if not isinstance(path, str) or path[:1] != "$":
@@ -117,17 +146,22 @@ class PartialArgsWriter:
         return "".join(out)
 
     def _entry(self, entry: dict[str, Any], out: list[str]) -> None:
-        path = parse_json_path(_get(entry, "jsonPath", "json_path"))
+        raw_path = _get(entry, "jsonPath", "json_path")
+        found = _fast_path(raw_path)
+        path = list(found) if found is not None else parse_json_path(raw_path)
         more = _get(entry, "willContinue", "will_continue") is True
-        for camel, snake in _LEAVES:
-            if camel in entry or snake in entry:
-                kind, value = camel, _get(entry, camel, snake)
-                break
+        if "stringValue" in entry:  # the common piece
+            kind, value = "stringValue", entry["stringValue"]
         else:
-            return  # a piece with no value: nothing to write
+            for camel, snake in _LEAVES:
+                if camel in entry or snake in entry:
+                    kind, value = camel, _get(entry, camel, snake)
+                    break
+            else:
+                return  # a piece with no value: nothing to write
         if kind == "stringValue":
             text = "" if value is None else str(value)
-            piece = json.dumps(text, ensure_ascii=False)[1:-1]
+            piece = _string(text)
             if self._string == path:
                 out.append(piece)
             else:
@@ -138,9 +172,12 @@ class PartialArgsWriter:
                 self._string = None
             return
         if kind == "numberValue":
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
+            if type(value) is int:
+                literal = int.__repr__(value)
+            elif type(value) is float:
+                literal = json.dumps(value)
+            else:
                 raise ValueError(f"numberValue {value!r} at {_show(path)} is not a number")
-            literal = json.dumps(value)
         elif kind == "boolValue":
             literal = "true" if value else "false"
         else:
@@ -158,6 +195,11 @@ class PartialArgsWriter:
             out.append("{")
             self._containers.append(_Container(False))
         parents = path[:-1]
+        if parents == self._open:  # the next member of the open container: the common case
+            container = self._containers[-1]
+            self._member(container, path[-1], path, out)
+            out.append(literal)
+            return
         shared = 0
         limit = min(len(parents), len(self._open))
         while shared < limit and parents[shared] == self._open[shared]:
@@ -195,8 +237,7 @@ class PartialArgsWriter:
             if key in container.keys:
                 raise ValueError(f"{_show(path)}: the key {key!r} was already written")
             container.keys.add(key)
-            out.append(", " if container.count else "")
-            out.append(json.dumps(key, ensure_ascii=False) + ": ")
+            out.append(f'{", " if container.count else ""}"{_string(key)}": ')
         container.count += 1
 
 
