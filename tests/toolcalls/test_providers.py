@@ -388,3 +388,57 @@ def test_feed_lines_drops_a_bom_and_reads_crlf(make_acc) -> None:
         acc.feed_lines(data[1:])
         acc.finish()
         assert [c.complete for c in acc.tool_calls] == [True, True]
+
+
+def test_malformed_events_are_a_clear_error_never_a_crash(make_acc) -> None:
+    """Every recorded event with fields dropped or replaced by the wrong type, fed to every
+    format: the only error is a ValueError (a `malformed ... event` naming it, or the format
+    not told), never an AttributeError or TypeError from inside."""
+    from _corpus_reader import decoded_events
+    from _toolcall_support import stream_files, stream_path
+
+    from jsondrip.toolcalls.formats import FORMATS
+
+    junk = [None, 0, 1.5, "", "x", [], {}, [None], {"a": None}, True]
+
+    def mutate(value: Any, rng: random.Random) -> Any:
+        if rng.random() < 0.08:
+            return rng.choice(junk)
+        if isinstance(value, dict):
+            return {k: mutate(v, rng) for k, v in value.items() if rng.random() > 0.05}
+        if isinstance(value, list):
+            return [mutate(v, rng) for v in value if rng.random() > 0.05]
+        return value
+
+    rng = random.Random(3)
+    malformed = 0
+    for name in stream_files():
+        events = [e for e in decoded_events(stream_path(name))[:60] if isinstance(e, dict)]
+        for fmt in ("auto", *FORMATS):
+            acc = make_acc(format=fmt)
+            try:
+                for event in events:
+                    mutated = mutate(event, rng)
+                    if isinstance(mutated, dict):
+                        acc.feed(mutated)
+                acc.finish()
+            except ValueError as error:
+                assert str(error).startswith(("malformed", "cannot tell")), error
+                malformed += str(error).startswith("malformed")
+    assert malformed > 0
+
+
+def test_a_malformed_event_names_its_format(make_acc) -> None:
+    acc = make_acc()
+    with pytest.raises(ValueError, match=r"^malformed openai-chat event \(AttributeError: "):
+        acc.feed({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": 5}]})
+
+
+def test_chat_arguments_sent_as_an_object_are_serialised(make_acc) -> None:
+    from _toolcall_support import chat, frag
+
+    acc = make_acc()
+    feed_all(acc, [chat(frag(0, "c1", "f", {"a": 1}), finish="tool_calls")])
+    assert [(c.arguments, c.raw, c.complete) for c in acc.tool_calls] == [
+        ({"a": 1}, '{"a": 1}', True)
+    ]

@@ -244,7 +244,14 @@ class ToolCallAccumulator:
                 )
             self.format = name
             handler = self._set_handler(HANDLERS[name](self._table))
-        handler.handle(event)
+        try:
+            handler.handle(event)
+        except (AttributeError, TypeError, KeyError, IndexError) as error:
+            # a field of an unexpected type (a list where an object belongs...): say so
+            raise ValueError(
+                f"malformed {self.format} event ({type(error).__name__}: {error}): "
+                f"{_short(event)}"
+            ) from None
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler

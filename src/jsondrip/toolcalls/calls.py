@@ -132,6 +132,10 @@ class CallTable:
         call = state.call
         if call.finished or not text:
             return
+        if type(text) is not str:  # arguments sent as an object (some compatible servers)
+            if not isinstance(text, (dict, list)):
+                return
+            text = dump_arguments(text)
         state.last_active = self.now
         if not state.announced:
             self.announce(state)
