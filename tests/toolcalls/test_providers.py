@@ -442,3 +442,15 @@ def test_chat_arguments_sent_as_an_object_are_serialised(make_acc) -> None:
     assert [(c.arguments, c.raw, c.complete) for c in acc.tool_calls] == [
         ({"a": 1}, '{"a": 1}', True)
     ]
+
+
+def test_a_usage_chunk_with_another_id_is_not_a_new_response(make_acc) -> None:
+    from _toolcall_support import chat, frag
+
+    first = chat(frag(0, "c1", "f", "{}"), finish="tool_calls")
+    usage = {"id": "other", "object": "chat.completion.chunk", "choices": [], "usage": {}}
+    second = {**chat(frag(0, "c2", "g", "{}"), finish="tool_calls"), "id": "next"}
+    acc = make_acc()
+    events = feed_all(acc, [first, usage, second, "[DONE]"])
+    assert stream_reasons(events) == ["tool_calls", "tool_calls"]
+    assert [(c.id, c.complete) for c in acc.tool_calls] == [("c1", True), ("c2", True)]

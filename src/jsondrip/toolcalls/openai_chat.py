@@ -67,7 +67,7 @@ class OpenAIChatHandler(FormatHandler):
                 self.end_response("error")
             return  # a stream helper's derived event (content.delta...): already counted
         chunk_id = event.get("id")
-        if chunk_id != self._chunk_id:
+        if chunk_id != self._chunk_id and choices:  # (a usage chunk's `choices` is empty)
             if self._reason is not None and self._chunk_id is not None and not self.done_sent:
                 self.end_response(self._reason)  # a new response after a finished one
             self._chunk_id = chunk_id
