@@ -454,3 +454,9 @@ def test_a_usage_chunk_with_another_id_is_not_a_new_response(make_acc) -> None:
     events = feed_all(acc, [first, usage, second, "[DONE]"])
     assert stream_reasons(events) == ["tool_calls", "tool_calls"]
     assert [(c.id, c.complete) for c in acc.tool_calls] == [("c1", True), ("c2", True)]
+
+
+def test_several_json_lines_passed_to_feed_name_feed_lines(make_acc) -> None:
+    body = "".join(json.dumps(line) + "\n" for line in OLLAMA)
+    with pytest.raises(ValueError, match=r"^Extra data: line 2 column 1 .*feed_lines\(\)"):
+        make_acc().feed(body)

@@ -249,8 +249,7 @@ class ToolCallAccumulator:
         except (AttributeError, TypeError, KeyError, IndexError) as error:
             # a field of an unexpected type (a list where an object belongs...): say so
             raise ValueError(
-                f"malformed {self.format} event ({type(error).__name__}: {error}): "
-                f"{_short(event)}"
+                f"malformed {self.format} event ({type(error).__name__}: {error}): {_short(event)}"
             ) from None
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:

@@ -139,7 +139,17 @@ def as_event(event: Any) -> dict[str, Any]:
                 "feed_sse(), which takes text/event-stream bytes cut anywhere; feed() takes "
                 "one decoded event (a dict, its JSON text, or an SDK object)"
             )
-        value = loads(text)  # jsondrip's own: the native fast path when built
+        try:
+            value = loads(text)  # jsondrip's own: the native fast path when built
+        except ValueError as error:
+            if getattr(error, "msg", "") == "Extra data" and (
+                "\n" in text if isinstance(text, str) else b"\n" in text
+            ):
+                raise ValueError(
+                    f"{error}: this looks like several JSON lines: pass them to feed_lines(), "
+                    "which takes newline-delimited JSON cut anywhere"
+                ) from None
+            raise
         if not isinstance(value, dict):
             raise TypeError(f"an event must be a JSON object, not {type(value).__name__}")
         return value
