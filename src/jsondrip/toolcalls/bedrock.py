@@ -19,31 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from .calls import CallState
+from .formats import BEDROCK_EXCEPTIONS as EXCEPTIONS
 from .formats import FormatHandler
 from .shortcut import FRAGMENT, EnvelopeShortcut
 
-__all__ = ["BEDROCK_EVENTS", "BedrockHandler"]
-
-EXCEPTIONS = frozenset(
-    {
-        "internalServerException",
-        "modelStreamErrorException",
-        "throttlingException",
-        "validationException",
-        "serviceUnavailableException",
-    }
-)
-BEDROCK_EVENTS = frozenset(
-    {
-        "messageStart",
-        "contentBlockStart",
-        "contentBlockDelta",
-        "contentBlockStop",
-        "messageStop",
-        "metadata",
-        *EXCEPTIONS,
-    }
-)
+__all__ = ["BedrockHandler"]
 
 
 class BedrockHandler(FormatHandler):

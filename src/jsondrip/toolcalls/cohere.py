@@ -15,24 +15,7 @@ from typing import Any
 from .calls import CallState
 from .formats import FormatHandler
 
-__all__ = ["COHERE_TYPES", "CohereHandler"]
-
-COHERE_TYPES = frozenset(
-    {
-        "message-start",
-        "content-start",
-        "content-delta",
-        "content-end",
-        "tool-plan-delta",
-        "tool-call-start",
-        "tool-call-delta",
-        "tool-call-end",
-        "citation-start",
-        "citation-end",
-        "message-end",
-        "debug",
-    }
-)
+__all__ = ["CohereHandler"]
 
 
 def _message(event: dict[str, Any]) -> dict[str, Any]:

@@ -49,6 +49,7 @@ ALIASES = {
     "interactions": "gemini-interactions",
     "bedrock-converse": "bedrock",
 }
+# the `type` of each event of a format, or its one key (Bedrock), as detection reads them
 ANTHROPIC_TYPES = frozenset(
     {
         "message_start",
@@ -73,18 +74,26 @@ COHERE_TYPES = frozenset(
         "citation-start",
         "citation-end",
         "message-end",
+        "debug",
     }
 )
-BEDROCK_EVENTS = frozenset(
+BEDROCK_EXCEPTIONS = frozenset(
     {
-        "messageStart",
-        "contentBlockStart",
-        "contentBlockDelta",
-        "contentBlockStop",
-        "messageStop",
-        "metadata",
+        "internalServerException",
+        "modelStreamErrorException",
+        "throttlingException",
+        "validationException",
+        "serviceUnavailableException",
     }
 )
+BEDROCK_EVENTS = BEDROCK_EXCEPTIONS | {
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+    "metadata",
+}
 SSE_PREFIXES = ("data:", "event:", "id:", "retry:", ":")
 
 DONE: dict[str, Any] = {"type": "[DONE]"}  # what `data: [DONE]` becomes
