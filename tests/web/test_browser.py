@@ -14,6 +14,8 @@ from _browser import browser_fixture, tab_fixture  # noqa: F401 - fixtures
 from _web_support import record
 
 import jsondrip
+import jsondrip.cli
+from jsondrip.cli.replay import paced
 from jsondrip.cli.source import from_bytes
 from jsondrip.web import SSELog
 from jsondrip.web.server import PreviewServer, replay_into
@@ -33,13 +35,16 @@ def _stream_names() -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.suffix in (".sse", ".jsonl"))
 
 
-def serve_recording(path: Path, drop_after: set[int]) -> tuple[PreviewServer, dict[str, Any]]:
-    """A server replaying `path` at full speed; `out["accumulator"]` once the replay ends."""
+def serve_recording(
+    path: Path, drop_after: set[int], speed: float = 0.0
+) -> tuple[PreviewServer, dict[str, Any]]:
+    """A server replaying `path` (at full speed by default); `out["accumulator"]` once the
+    replay ends."""
     source = from_bytes(path.name, path.read_bytes())
     out: dict[str, Any] = {}
 
     def start(log: SSELog) -> None:
-        pieces = (piece for piece, _delay in source.fragments or [])
+        pieces = paced(source.fragments or [], speed)
         out["accumulator"] = replay_into(log, pieces, source.format)
 
     server = PreviewServer(start, retry=10, drop_after=drop_after)
@@ -61,18 +66,9 @@ def as_in_javascript(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-@pytest.mark.parametrize("drop", [False, True], ids=["whole", "dropped"])
-@pytest.mark.parametrize("name", _stream_names())
-def test_page_ends_with_the_accumulators_calls(
-    name: str, drop: bool, backend: str, monkeypatch: pytest.MonkeyPatch, tab: Any
-) -> None:
-    from conftest import corpus_dir
-
-    monkeypatch.setenv("JSONDRIP_BACKEND", backend)
-    path = corpus_dir("streams") / name
-    frames = len(record(path).frames)  # skips a format this accumulator cannot read
-    drops = {frames // 3, 2 * frames // 3} - {0, frames} if drop else set()
-    server, replayed = serve_recording(path, drops)
+def check_page(tab: Any, path: Path, drops: set[int], speed: float = 0.0) -> None:
+    """Serve `path`, open the page, compare its end with the accumulator's."""
+    server, replayed = serve_recording(path, drops, speed)
     try:
         calls, done = page_outcome(tab, server)
     finally:
@@ -93,3 +89,26 @@ def test_page_ends_with_the_accumulators_calls(
     if drops:
         assert not server.drop_after, "the server did not drop the connection where asked"
         assert server.connections == 1 + len(drops)
+
+
+@pytest.mark.parametrize("drop", [False, True], ids=["whole", "dropped"])
+@pytest.mark.parametrize("name", _stream_names())
+def test_page_ends_with_the_accumulators_calls(
+    name: str, drop: bool, backend: str, monkeypatch: pytest.MonkeyPatch, tab: Any
+) -> None:
+    from conftest import corpus_dir
+
+    monkeypatch.setenv("JSONDRIP_BACKEND", backend)
+    path = corpus_dir("streams") / name
+    frames = len(record(path).frames)  # skips a format this accumulator cannot read
+    drops = {frames // 3, 2 * frames // 3} - {0, frames} if drop else set()
+    check_page(tab, path, drops)
+
+
+def test_the_demo_at_a_models_pace_with_a_drop(
+    backend: str, monkeypatch: pytest.MonkeyPatch, tab: Any
+) -> None:
+    """Paced: frames arrive while the page waits, across reads with no new frame."""
+    monkeypatch.setenv("JSONDRIP_BACKEND", backend)
+    demo = Path(jsondrip.cli.__file__).parent / "data" / "demo.sse"
+    check_page(tab, demo, {40}, speed=20.0)

@@ -201,16 +201,18 @@ class SSELog:
         out ends the iteration (the browser reconnects and resumes).
         """
         position = self.position(last_event_id)
+
+        def ready() -> bool:
+            return position < len(self._frames) or self.closed
+
         while True:
             with self._changed:
-                if position >= len(self._frames) and not self.closed:
-                    self._changed.wait(timeout)
+                # a wake-up without a new frame (an add of no events) does not end the wait
+                arrived = self._changed.wait_for(ready, timeout)
                 batch = self._frames[position:]
                 done = self.closed
-            if not batch:
-                if done or timeout is not None:
-                    return
-                continue
+            if not arrived:
+                return
             position += len(batch)
             yield from batch
             if done and position >= len(self._frames):
