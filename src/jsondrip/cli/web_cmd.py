@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from ..web.server import PreviewServer, replay_into
+from ..web.sse import SSELog
 from .errors import write_text
 from .replay import paced
 from .source import Source, open_demo, open_file, open_stdin
@@ -21,7 +22,7 @@ __all__ = ["run_web", "serve"]
 def serve(source: Source, *, speed: float, port: int = 0) -> PreviewServer:
     """A server (not yet serving) whose first page view replays `source` at `speed`."""
 
-    def start(log):  # type: ignore[no-untyped-def]
+    def start(log: SSELog) -> None:
         pieces = source.live if source.live is not None else paced(source.fragments or [], speed)
         replay_into(log, pieces, source.format)
 
