@@ -29,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "web"))
 
+from bench_changes import document  # the same 1 MB argument as the server-side bench
+
 import jsondrip
 from jsondrip.web.server import PreviewServer
 
@@ -100,15 +102,6 @@ RUN = (
   return { applyMs, parseMs, floorMs, same: JSON.stringify(doc) === JSON.stringify(value) };
 }"""
 )
-
-
-def document(size: int) -> str:
-    """An object holding one string of about `size` characters of code (escapes included)."""
-    line = 'def f(x):\\n    return {\\"k\\": x}  # ok\\n'
-    body = (line * (size // len(line) + 1))[:size]
-    while body.endswith("\\"):  # never cut an escape in two
-        body = body[:-1]
-    return '{"path": "src/app.py", "content": "' + body + '"}'
 
 
 def main() -> int:

@@ -42,27 +42,43 @@ class Recorded:
     finish_reasons: list[str | None] = field(default_factory=list)
 
 
-def record(path: Path) -> Recorded:
-    """Feed `path` event by event; skips when this accumulator cannot read its format."""
+def stream_names() -> list[str]:
+    """The recorded streams of the corpus (a placeholder that skips, without the corpus)."""
+    from conftest import CORPUS
+
+    folder = CORPUS / "streams"
+    if not folder.is_dir():
+        return ["<corpus missing>"]
+    return sorted(p.name for p in folder.iterdir() if p.suffix in (".sse", ".jsonl"))
+
+
+def feed_recording(path: Path) -> tuple[list[list[Any]], ToolCallAccumulator]:
+    """The accumulator's events for a recording fed event by event (one list per feed, then
+    `finish()`'s); skips when this accumulator cannot read its format."""
     source = from_bytes(path.name, path.read_bytes())
     accumulator = ToolCallAccumulator()
     feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
-    encoder = SSEEncoder()
-    out = Recorded(path.name)
-    events: list[Any] = []
+    batches = []
     try:
         for piece, _delay in source.fragments or []:
-            batch = feed(piece)
-            events += batch
-            out.frames += encoder.encode(batch)
+            batches.append(feed(piece))
     except ValueError as error:
         if "cannot tell the stream format" in str(error):
             pytest.skip(f"{path.name}: the accumulator does not read this format: {error}")
         raise
-    batch = accumulator.finish()
-    events += batch
-    out.frames += encoder.encode(batch)
+    batches.append(accumulator.finish())
+    return batches, accumulator
+
+
+def record(path: Path) -> Recorded:
+    """A recording through the accumulator and `SSEEncoder`, with what the page must end with."""
+    batches, accumulator = feed_recording(path)
+    encoder = SSEEncoder()
+    out = Recorded(path.name)
+    for batch in batches:
+        out.frames += encoder.encode(batch)
     out.frames.append(encoder.frame("end", {}))
+    events = [event for batch in batches for event in batch]
     for event in events:
         kind = type(event).__name__
         # a text that is not a str (this accumulator's Mistral content arrays) is passed on

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from _browser import browser_fixture, tab_fixture  # noqa: F401 - fixtures
-from _web_support import record
+from _web_support import record, stream_names
 
 import jsondrip
 import jsondrip.cli
@@ -24,15 +24,6 @@ READ_CALLS = """() => [...window.jsondripPage.client.calls.values()].map((c) => 
   index: c.index, id: c.id, name: c.name, status: c.status, error: c.error,
   arguments: c.arguments === undefined ? {missing: true} : {value: c.arguments},
 }))"""
-
-
-def _stream_names() -> list[str]:
-    from conftest import CORPUS
-
-    folder = CORPUS / "streams"
-    if not folder.is_dir():
-        return ["<corpus missing>"]
-    return sorted(p.name for p in folder.iterdir() if p.suffix in (".sse", ".jsonl"))
 
 
 def serve_recording(
@@ -92,7 +83,7 @@ def check_page(tab: Any, path: Path, drops: set[int], speed: float = 0.0) -> Non
 
 
 @pytest.mark.parametrize("drop", [False, True], ids=["whole", "dropped"])
-@pytest.mark.parametrize("name", _stream_names())
+@pytest.mark.parametrize("name", stream_names())
 def test_page_ends_with_the_accumulators_calls(
     name: str, drop: bool, backend: str, monkeypatch: pytest.MonkeyPatch, tab: Any
 ) -> None:

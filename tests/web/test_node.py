@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _web_support import parse_frame, record, run_node, wrap
+from _web_support import parse_frame, record, run_node, stream_names, wrap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -94,16 +94,7 @@ def test_the_error_cases_are_pythons(
     assert doc == after
 
 
-def _stream_names() -> list[str]:
-    from conftest import CORPUS
-
-    folder = CORPUS / "streams"
-    if not folder.is_dir():
-        return ["<corpus missing>"]
-    return sorted(p.name for p in folder.iterdir() if p.suffix in (".sse", ".jsonl"))
-
-
-@pytest.mark.parametrize("name", _stream_names())
+@pytest.mark.parametrize("name", stream_names())
 def test_client_rebuilds_every_recorded_stream(
     name: str, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

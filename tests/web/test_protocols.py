@@ -5,14 +5,13 @@ rebuild them, and AG-UI's STATE_DELTA patches apply with python-json-patch (RFC 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import jsonpatch
 import pytest
+from _web_support import feed_recording, stream_names
 
 import jsondrip
-from jsondrip.cli.source import from_bytes
 from jsondrip.toolcalls import ToolCallAccumulator
 from jsondrip.web._parts import call_id
 from jsondrip.web.agui import AGUIStream, agui_sse
@@ -45,43 +44,17 @@ VERCEL_KEYS = {
 }
 
 
-def _stream_names() -> list[str]:
-    from conftest import CORPUS
-
-    folder = CORPUS / "streams"
-    if not folder.is_dir():
-        return ["<corpus missing>"]
-    return sorted(p.name for p in folder.iterdir() if p.suffix in (".sse", ".jsonl"))
-
-
-def batches(path: Path) -> tuple[list[list[Any]], ToolCallAccumulator]:
-    """The accumulator's events for a recording, one list per fed event, then `finish()`'s."""
-    source = from_bytes(path.name, path.read_bytes())
-    accumulator = ToolCallAccumulator()
-    feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
-    out = []
-    try:
-        for piece, _delay in source.fragments or []:
-            out.append(feed(piece))
-    except ValueError as error:
-        if "cannot tell the stream format" in str(error):
-            pytest.skip(f"{path.name}: the accumulator does not read this format: {error}")
-        raise
-    out.append(accumulator.finish())
-    return out, accumulator
-
-
 def frames_to_payloads(frames: list[str]) -> list[Any]:
     assert all(f.startswith("data: ") and f.endswith("\n\n") and "\n" not in f[:-2] for f in frames)
     return [f[6:-2] if f[6:-2] == "[DONE]" else json.loads(f[6:-2]) for f in frames]
 
 
-@pytest.fixture(params=_stream_names())
+@pytest.fixture(params=stream_names())
 def recorded(request: pytest.FixtureRequest, backend: str, monkeypatch: pytest.MonkeyPatch):
     from conftest import corpus_dir
 
     monkeypatch.setenv("JSONDRIP_BACKEND", backend)
-    return batches(corpus_dir("streams") / request.param)
+    return feed_recording(corpus_dir("streams") / request.param)
 
 
 def test_vercel_ui_message_stream(recorded: tuple[list[list[Any]], ToolCallAccumulator]) -> None:
