@@ -94,6 +94,7 @@ def record(path: Path) -> Recorded:
             "index": call.index,
             "id": call.id,
             "name": call.name,
+            "kind": getattr(call, "kind", "function"),
             "arguments": wrap(call.arguments),
             "complete": call.complete,
             "error": call.error,

@@ -21,7 +21,7 @@ from jsondrip.web import SSELog
 from jsondrip.web.server import PreviewServer, replay_into
 
 READ_CALLS = """() => [...window.jsondripPage.client.calls.values()].map((c) => ({
-  index: c.index, id: c.id, name: c.name, status: c.status, error: c.error,
+  index: c.index, id: c.id, name: c.name, kind: c.kind, status: c.status, error: c.error,
   arguments: c.arguments === undefined ? {missing: true} : {value: c.arguments},
 }))"""
 
@@ -69,6 +69,7 @@ def check_page(tab: Any, path: Path, drops: set[int], speed: float = 0.0) -> Non
     assert [c["index"] for c in calls] == [c.index for c in want]
     for got, call in zip(calls, want):
         assert (got["id"], got["name"], got["error"]) == (call.id, call.name, call.error)
+        assert got["kind"] == getattr(call, "kind", "function")
         assert got["status"] == ("complete" if call.complete else "error")
         if call.arguments is jsondrip.MISSING:
             assert got["arguments"] == {"missing": True}

@@ -218,6 +218,7 @@ export class ToolCallClient {
       call.arguments = applyChanges(call.arguments, data.changes || []);
       if (type === "tool-call-done") {
         call.status = data.complete ? "complete" : "error";
+        call.kind = data.kind ?? call.kind;
         call.error = data.error ?? null;
         const key = call.id ?? `${this.url ?? ""}#${call.index}`;
         on.onUpdate?.(call, data.changes || []);

@@ -26,6 +26,7 @@ function checkCalls(name, client, expected) {
     assert.ok(call, `${name}: call ${want.index} missing`);
     assert.strictEqual(call.id, want.id, `${name}: call ${want.index} id`);
     assert.strictEqual(call.name, want.name, `${name}: call ${want.index} name`);
+    assert.strictEqual(call.kind, want.kind, `${name}: call ${want.index} kind`);
     const args = want.arguments.missing ? undefined : want.arguments.value;
     assert.deepStrictEqual(call.arguments, args, `${name}: call ${want.index} arguments`);
     assert.strictEqual(call.status, want.complete ? "complete" : "error", `${name}: status`);
