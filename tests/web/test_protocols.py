@@ -145,7 +145,9 @@ def test_agui_events(recorded: tuple[list[list[Any]], ToolCallAccumulator], mode
         elif kind.endswith("_CONTENT"):
             assert event["delta"]
     keys = [call_id(c.index, c.id) for c in accumulator.tool_calls]
-    assert ended == keys and list(raw) == keys
+    # every call ends once, not always in the order they started (parallel calls)
+    assert sorted(ended) == sorted(keys) and len(set(ended)) == len(ended)
+    assert list(raw) == keys
     for call, key in zip(accumulator.tool_calls, keys):
         assert raw[key] == call.raw
         arguments = None if call.arguments is jsondrip.MISSING else call.arguments
