@@ -406,6 +406,38 @@ def test_iter_values(backend: str) -> None:
     assert got == [{"a": []}, {"a": [1]}, {"a": [1, 2], "b": "x"}, {"a": [1, 2], "b": "xy"}]
 
 
+@pytest.mark.parametrize(
+    ("chunks", "expected"),
+    [
+        (["123"], 123),
+        (["12", "3"], 123),
+        (["-0.5"], -0.5),
+        (["1e3", " "], 1000.0),
+        (["0"], 0),
+        (["tr", "ue"], True),
+        (['"a', 'b"'], "ab"),
+        (["[1", "]"], [1]),
+    ],
+)
+def test_iter_values_last_yield_is_the_whole_document(
+    backend: str, chunks: list[str], expected: Any
+) -> None:
+    """jsonriver's rule: the last value yielded is the document, a top-level number too."""
+    got = [snapshot(v) for v in jsondrip.iter_values(chunks, backend=backend)]
+    assert same(got[-1], expected)
+    assert len(got) <= len(chunks) + 1
+
+    async def run() -> list[Any]:
+        return [snapshot(v) async for v in jsondrip.aiter_values(_agen(chunks), backend=backend)]
+
+    assert [repr(v) for v in asyncio.run(run())] == [repr(v) for v in got]
+
+
+def test_iter_values_yields_a_top_level_number_once_closed(backend: str) -> None:
+    assert list(jsondrip.iter_values(["12", "3"], backend=backend)) == [MISSING, MISSING, 123]
+    assert list(jsondrip.iter_values(["[1]"], backend=backend)) == [[1]]  # not twice
+
+
 def test_iter_values_jiter_mode(backend: str) -> None:
     chunks = ["[1", ", 2", ".", "5]"]
     got = [snapshot(v) for v in jsondrip.iter_values(chunks, mode="jiter", backend=backend)]
