@@ -400,6 +400,23 @@ def test_many_similar_keys(engine: str) -> None:
     check(engine, doc.replace("prefix", "pr\\u0065fix"))
 
 
+@pytest.mark.parametrize(
+    "doc",
+    [
+        '[{"a_key": 1, "b_\xe9": 2}, {"a_key": 3, "b_\xe9": 4}]',  # CPython's test_keys_reuse
+        '[{"\u65e5\u672c": 1, "\u2603": 2}, {"\u65e5\u672c": 3, "\u2603": 4}]',
+        '[{"\\ud800x": 1, "\U0001f600": 2}, {"\\ud800x": 3, "\U0001f600": 4}]',
+    ],
+)
+def test_keys_reuse(engine: str, doc: str) -> None:
+    """A repeated key is one str object, ASCII or not, as json.loads gives (memory)."""
+    for data in (doc, doc.encode("utf-8", "surrogatepass")):
+        first, second = loads(engine)(data)
+        assert json.loads(data) == [first, second]
+        for a, b in zip(sorted(first), sorted(second)):
+            assert a is b, (a, b)
+
+
 def test_threads(engine: str) -> None:
     """Calls from several threads at once each get their own document's value."""
     from concurrent.futures import ThreadPoolExecutor

@@ -252,11 +252,17 @@ impl<'py> Loader<'py, '_> {
 
     #[inline]
     fn key(&mut self, text: Text) -> Build {
+        // SAFETY: the interpreter is held; the bytes are ASCII when flagged so.
+        let key = unsafe { self.keys.lookup(text.bytes, text.ascii) };
         if text.ascii {
-            // SAFETY: the interpreter is held; the bytes are ASCII.
-            return checked(unsafe { self.keys.lookup(text.bytes, true) });
+            return checked(key);
         }
-        string(text)
+        // As `string`: bytes that are not UTF-8 leave the answer to json.loads.
+        NonNull::new(key).ok_or_else(|| {
+            // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
+            unsafe { ffi::PyErr_Clear() };
+            Stop::Bail
+        })
     }
 
     fn object(&mut self, scanner: &mut Scanner) -> Build {
