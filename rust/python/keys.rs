@@ -17,11 +17,14 @@ use pyo3::types::PyString;
 /// Longer keys are created every time (they seldom repeat, and would hash slowly).
 const MAX_KEY_LEN: usize = 64;
 
+/// A non-ASCII key's bytes and its str.
+type WideKey = (Box<[u8]>, Py<PyString>);
+
 pub struct KeyCache {
     /// Compact ASCII strs, by hash of their bytes.
     slots: Vec<Option<Py<PyString>>>,
     /// Non-ASCII keys with their UTF-8 (or WTF-8) bytes, by the same hash.
-    wide: Vec<Option<(Box<[u8]>, Py<PyString>)>>,
+    wide: Vec<Option<WideKey>>,
     /// log2 of the number of slots.
     bits: u32,
 }
