@@ -310,6 +310,32 @@ def test_preview_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run("--speed", "fast").status == 2
 
 
+NO_STREAM = (
+    "no stream found: expected an OpenAI (Chat Completions or Responses) or Anthropic "
+    "(Messages) stream, as server-sent events ('data: {...}' lines) or JSON lines (one event "
+    "object per line)\n"
+)
+
+
+def test_input_that_holds_no_stream_says_what_was_expected_and_exits_1(tmp_path: Path) -> None:
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    for args, stdin, name in [
+        (["preview", str(readme)], b"", "README.md"),
+        (["preview", "-"], b"hello\n", "<stdin>"),
+        (["preview", "/etc/passwd", "--json"], b"", "passwd"),
+        (["preview", "-"], b"data: [DONE]\n\n", "<stdin>"),
+        (["preview", "-"], b"", "<stdin>"),
+    ]:
+        if not Path(args[1]).exists() and args[1] != "-":
+            continue
+        result = run(*args, stdin=stdin)
+        assert (result.status, result.stdout) == (1, ""), args
+        assert result.stderr == f"jsondrip: {name}: {NO_STREAM}", args
+    lines = run("preview", "-", stdin=b"[1, 2]\n")
+    assert (lines.status, lines.stdout) == (1, "")
+    assert lines.stderr == "jsondrip: <stdin>: event 1: an event must be a JSON object, not list\n"
+
+
 def test_a_broken_stream_is_one_message_and_a_traceback_only_with_debug(tmp_path: Path) -> None:
     path = tmp_path / "broken.jsonl"
     path.write_text('{"type": "message_start", "message": {"id": "msg_1"}}\nnot json\n')
