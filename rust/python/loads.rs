@@ -252,11 +252,12 @@ impl<'py> Loader<'py, '_> {
 
     #[inline]
     fn key(&mut self, text: Text) -> Build {
-        // SAFETY: the interpreter is held; the bytes are ASCII when flagged so.
-        let key = unsafe { self.keys.lookup(text.bytes, text.ascii) };
         if text.ascii {
-            return checked(key);
+            // SAFETY: the interpreter is held; the bytes are ASCII.
+            return checked(unsafe { self.keys.lookup(text.bytes, true) });
         }
+        // SAFETY: the interpreter is held.
+        let key = unsafe { self.keys.lookup(text.bytes, false) };
         // As `string`: bytes that are not UTF-8 leave the answer to json.loads.
         NonNull::new(key).ok_or_else(|| {
             // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
