@@ -397,6 +397,26 @@ def test_parse_partial_raises_on_invalid(backend: str) -> None:
     assert error_tuple(info.value) == ("Expecting ':' delimiter", 5, 1, 6)
 
 
+# --- the two exceptions docs/semantics.md states ---------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["stable", "jiter"])
+def test_a_repeated_key_may_change_the_type_shown(backend: str, mode: str) -> None:
+    """jsonriver's invariant 7 (the later value wins) over "no value changes type"."""
+    parser = jsondrip.Parser(backend=backend, mode=mode)
+    assert snapshot(parser.feed('{"a": "x", ')) == {"a": "x"}
+    assert snapshot(parser.feed('"a": [1')) == ({"a": []} if mode == "stable" else {"a": [1]})
+    assert snapshot(parser.feed("]}")) == {"a": [1]} == json.loads('{"a": "x", "a": [1]}')
+
+
+@pytest.mark.parametrize("mode", ["stable", "jiter"])
+def test_a_lone_surrogate_escape_gives_the_character_as_json_loads(backend: str, mode: str) -> None:
+    """In jiter mode too, where jiter itself raises."""
+    text = '["\\ud800", "\\udc00x"]'
+    assert same(jsondrip.parse_partial(text, mode=mode, backend=backend), json.loads(text))
+    assert same(jsondrip.parse_partial(text, mode=mode, backend=backend), ["\ud800", "\udc00x"])
+
+
 # --- iter_values / aiter_values ------------------------------------------------------------
 
 

@@ -8,8 +8,10 @@ exits 1 with the message, the line and column, and a caret under the offending c
           |          ^
 
 An input that is only the start of a document prints its value; with `--final` it is an error
-("incomplete JSON"). An input before any value has begun (empty, whitespace, a top-level number
-that may still grow) has no value: exit 1 with a message. Works without rich.
+("incomplete JSON: truncated at ...", the caret at the end of the text). An input before any
+value has begun (empty, whitespace, a top-level number that may still grow) has no value: exit 1
+with a message. The output is standard JSON: NaN or Infinity is an error naming its path unless
+`--allow-nan`. Works without rich.
 """
 
 from __future__ import annotations
