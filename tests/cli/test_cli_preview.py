@@ -233,6 +233,40 @@ def without_changes(lines: list[str]) -> list[str]:
     return out
 
 
+def test_json_changes_rebuild_arguments_that_only_the_end_completes(tmp_path: Path) -> None:
+    """A top-level number as the arguments: no fragment can show it, the last delta adds it."""
+    block = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": {"id": "msg_1", "type": "message"}},
+        {"type": "content_block_start", "index": 0, "content_block": block},
+    ]
+    for part in ("12", "3"):
+        delta = {"type": "input_json_delta", "partial_json": part}
+        events.append({"type": "content_block_delta", "index": 0, "delta": delta})
+    events += [
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}},
+        {"type": "message_stop"},
+    ]
+    path = tmp_path / "number.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in events))
+    result = run("preview", "--json", str(path))
+    assert (result.status, result.stderr) == (0, "")
+    lines = [json.loads(text) for text in result.stdout.splitlines()]
+    deltas = [event for event in lines if event["event"] == "tool_call_delta"]
+    assert [(d["arguments_delta"], d["changes"]) for d in deltas] == [
+        ("12", []),
+        ("3", []),
+        ("", [["add", "", 123]]),
+    ]
+    rebuilt: Any = jsondrip.MISSING
+    for delta in deltas:
+        rebuilt = jsondrip.apply_changes(rebuilt, [jsondrip.Change(*c) for c in delta["changes"]])
+    (done,) = [event for event in lines if event["event"] == "tool_call_done"]
+    assert rebuilt == done["arguments"] == 123 and done["complete"]
+    without_changes(result.stdout.splitlines())  # every delta's preview rebuilt too
+
+
 def test_anthropic_stream_cut_by_the_token_limit_is_not_complete() -> None:
     path = corpus_dir("streams") / "anthropic_tool-use_max-tokens-truncated.sse"
     result = run("preview", str(path))
