@@ -105,13 +105,14 @@ def test_demo_prints_ndjson_when_the_output_is_not_a_terminal() -> None:
     expected = []
     for index, (name, arguments) in enumerate(DEMO_CALLS):
         ids = {"index": index, "id": DEMO_IDS[name], "name": name}
-        expected.append(line(event="tool_call_started", **ids))
+        expected.append(line(event="tool_call_started", **ids, kind="function"))
         text = json.dumps(arguments, ensure_ascii=False)
         assert raw[index] == text
         expected.append(
             line(
                 event="tool_call_done",
                 **ids,
+                kind="function",
                 choice=0,
                 arguments=arguments,
                 raw=text,
@@ -183,7 +184,7 @@ def test_openai_chat_parallel_tool_calls_line_for_line() -> None:
     expected = []
     for kind, index, delta, preview in OPENAI_PARALLEL:
         if kind == "tool_call_started":
-            expected.append(line(event=kind, **calls[index]))
+            expected.append(line(event=kind, **calls[index], kind="function"))
         else:
             expected.append(
                 line(event=kind, **calls[index], arguments_delta=delta, preview=preview)
@@ -200,6 +201,7 @@ def test_openai_chat_parallel_tool_calls_line_for_line() -> None:
             line(
                 event="tool_call_done",
                 **call,
+                kind="function",
                 choice=0,
                 arguments=arguments,
                 raw=raw,
@@ -282,6 +284,7 @@ def test_anthropic_stream_cut_by_the_token_limit_is_not_complete() -> None:
             index=0,
             id="toolu_01EKqbqmZrGRXy18eN7m9kvY",
             name="make_file",
+            kind="function",
             choice=0,
             arguments={
                 "filename": "taxes.txt",
@@ -320,6 +323,7 @@ def test_json_lines_recording_is_detected() -> None:
             index=0,
             id="call_00_ioIn7yN9p1ZOMNpDLwd4MgAF",
             name="weather",
+            kind="function",
             choice=0,
             arguments={"location": "San Francisco"},
             raw='{"location": "San Francisco"}',
@@ -345,9 +349,9 @@ def test_preview_usage_errors_exit_2(tmp_path: Path) -> None:
 
 
 NO_STREAM = (
-    "no stream found: expected an OpenAI (Chat Completions or Responses) or Anthropic "
-    "(Messages) stream, as server-sent events ('data: {...}' lines) or JSON lines (one event "
-    "object per line)\n"
+    "no stream found: expected a tool-call stream of one of openai-chat, openai-responses, "
+    "anthropic, gemini, gemini-interactions, bedrock, cohere, ollama (see --help), as "
+    "server-sent events ('data: {...}' lines) or JSON lines (one event object per line)\n"
 )
 
 
@@ -454,3 +458,49 @@ def test_speed_zero_never_sleeps() -> None:
         raise AssertionError("slept")
 
     assert list(paced([(1, 5.0), (2, 5.0)], 0, sleep=sleep)) == [1, 2]
+
+
+NEW_FORMATS = [
+    "gemini_tool-call-with-id_crlf_gemini-3-flash.sse",
+    "vertex-gemini_partial-args_nested-json-paths_gemini-3.1-pro.chunks.jsonl",
+    "bedrock-converse_nova_server-tool-use_tool-result_then-tool-use.chunks.jsonl",
+    "cohere-v2_tool-plan_two-tool-calls.chunks.jsonl",
+    "mistral_tool-call_no-index_whole-args.chunks.jsonl",
+    "gemini-interactions_function-call_arguments-delta.chunks.jsonl",
+]
+
+
+@pytest.mark.parametrize("name", NEW_FORMATS)
+def test_preview_reads_every_provider_format(name: str) -> None:
+    path = corpus_dir("streams") / name
+    result = run("preview", "--json", str(path))
+    assert (result.status, result.stderr) == (0, "")
+    done = [json.loads(t) for t in result.stdout.splitlines() if '"tool_call_done"' in t]
+    acc = jsondrip.ToolCallAccumulator()
+    data = path.read_bytes()
+    acc.feed_sse(data) if path.suffix == ".sse" else acc.feed_lines(data)
+    acc.finish()
+    want = [(c.id, c.name, c.kind, c.arguments, c.raw, c.complete) for c in acc.tool_calls]
+    got = [(d["id"], d["name"], d["kind"], d["arguments"], d["raw"], d["complete"]) for d in done]
+    assert got == want and want and all(c[-1] for c in want)
+
+
+def test_preview_reads_ollama_ndjson_from_standard_input() -> None:
+    lines = [
+        {"model": "m", "created_at": "t", "done": False,
+         "message": {"role": "assistant", "content": "",
+                     "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]}},
+        {"model": "m", "created_at": "t", "done": True, "done_reason": "stop",
+         "message": {"role": "assistant", "content": "ok"}},
+    ]  # fmt: skip
+    body = "".join(json.dumps(x) + "\n" for x in lines).encode()
+    result = run("preview", "-", stdin=body)
+    events = [json.loads(t) for t in result.stdout.splitlines()]
+    assert [e["event"] for e in events] == [
+        "tool_call_started",
+        "tool_call_delta",
+        "text_delta",
+        "tool_call_done",
+        "stream_done",
+    ]
+    assert (events[3]["arguments"], events[3]["complete"]) == ({"a": 1}, True)

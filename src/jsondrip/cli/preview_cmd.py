@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from ..toolcalls.formats import FORMATS
 from .errors import CLIError, UsageError, write_text
 from .ndjson import NdjsonSink
 from .replay import paced
@@ -21,7 +22,7 @@ from .source import Chunk, Source, open_demo, open_file, open_stdin
 __all__ = ["run_demo", "run_preview", "show"]
 
 EXPECTED = (
-    "expected an OpenAI (Chat Completions or Responses) or Anthropic (Messages) stream, as "
+    f"expected a tool-call stream of one of {', '.join(FORMATS)} (see --help), as "
     "server-sent events ('data: {...}' lines) or JSON lines (one event object per line)"
 )
 INSTALL_HINT = (
@@ -112,7 +113,11 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def run_preview(args: argparse.Namespace) -> int:
-    """Run `jsondrip preview FILE|-`."""
+    """Run `jsondrip preview FILE|-` (with `--web`: serve the page instead)."""
+    if getattr(args, "web", False):
+        from .web_cmd import run_web
+
+        return run_web(args)
     sink = _make_sink(args)
     source = open_stdin(args.format) if args.file == "-" else open_file(args.file, args.format)
     return show(source, sink, _speed(args))
