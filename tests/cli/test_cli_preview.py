@@ -391,7 +391,9 @@ def test_a_broken_stream_is_one_message_and_a_traceback_only_with_debug(tmp_path
 
 def test_a_closed_pipe_ends_quietly() -> None:
     child = subprocess.Popen(
-        [sys.executable, "-m", "jsondrip", "--json"],
+        # At a model's pace the child is still writing when the pipe closes; as fast as
+        # possible, the whole output can fit in the pipe's buffer first (a race).
+        [sys.executable, "-m", "jsondrip", "--json", "--speed", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
