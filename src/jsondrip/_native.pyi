@@ -34,3 +34,5 @@ class NativeEngine:
     def debug_state(self) -> tuple[str, str | None, int]:
         """Where the machine is, for debugging: (state name, number sub-state name while in
         a number else None, open containers); the Python twin gives the same."""
+    def close_changes(self) -> list[Any]:
+        """End the stream like `close` and return the `Change`s that completing it made."""
