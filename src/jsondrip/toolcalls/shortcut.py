@@ -17,7 +17,10 @@ Quicker still, and tried first: the text around the literals of the last routed 
 kept, so that an event agreeing with it around a valid literal needs no skeleton (`match`);
 and so is the whole SSE chunk that event came in, `event:` and `data:` lines included, so that
 while the SSE decoder holds nothing the next chunk is checked before any line is split
-(`match_chunk`). Both have the last event's skeleton, so its route.
+(`match_chunk`). Both have the last event's skeleton, so its route. The chunk check runs in
+Rust on the native backend (`rust/envelope`, `jsondrip._native.ChunkMatcher`); `ChunkMatcher`
+here is its twin on the python backend, and both give the same answer on every chunk (a
+fragment holding a lone surrogate, which a Rust string cannot hold, takes `match` in both).
 
 A skeleton seen for the second time in a row is learned: decoded once with `json.loads`, it
 must have no repeated key, hold the fragment's sentinel exactly once (the ignored one at most
