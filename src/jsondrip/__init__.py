@@ -1,10 +1,11 @@
 """jsondrip: incremental partial-JSON parsing for LLM streams.
 
 A live best-effort value after every fragment, the exact `json.loads` value at the end, and
-work in proportion to each fragment. `Parser` is the streaming API; `parse_partial` reads one
-buffer that may be cut short; `loads`/`load` replace the standard library's (`dumps`, `dump`,
-`JSONEncoder` and `JSONDecoder` are the standard library's own, so `import jsondrip as json`
-works unchanged).
+work in proportion to each fragment. `Parser` is the streaming API (with `schema=`, a
+`Schema` checked as the text arrives, raising `SchemaViolation` at the first proof);
+`parse_partial` reads one buffer that may be cut short; `loads`/`load` replace the standard
+library's (`dumps`, `dump`, `JSONEncoder` and `JSONDecoder` are the standard library's own,
+so `import jsondrip as json` works unchanged).
 """
 
 from json import JSONDecoder, JSONEncoder, dump, dumps
@@ -15,6 +16,7 @@ from ._errors import JSONDecodeError
 from ._loads import load, loads
 from ._missing import MISSING
 from ._parser import Parser, aiter_values, iter_values, parse_partial
+from .schema import Progress, Schema, SchemaViolation
 from .toolcalls import (
     ReasoningDelta,
     StreamDone,
@@ -33,7 +35,10 @@ __all__ = [
     "JSONDecoder",
     "JSONEncoder",
     "Parser",
+    "Progress",
     "ReasoningDelta",
+    "Schema",
+    "SchemaViolation",
     "StreamDone",
     "TextDelta",
     "ToolCall",

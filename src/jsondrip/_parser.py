@@ -7,6 +7,10 @@ from typing import Any, Union
 
 from . import _backends
 from ._changes import Change
+from .schema.guard import Guard
+from .schema.models import partial_model
+from .schema.progress import Progress, progress
+from .schema.schema import Schema
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 DEFAULT_MAX_DEPTH = 1024
@@ -29,10 +33,17 @@ class Parser:
         backend: str | None = None,
         max_depth: int = DEFAULT_MAX_DEPTH,
         max_size: int | None = None,
+        schema: Any = None,
     ) -> None:
         self.backend: str = _backends.resolve(backend, streaming=True)
         self.mode: str = mode
         self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
+        self.schema: Schema | None = None
+        self._guard: Guard | None = None
+        if schema is not None:
+            self.schema = schema if isinstance(schema, Schema) else Schema(schema)
+            self._guard = Guard(self.schema, self._complete_value_at)
+            return  # feed and feed_changes go through the guard
         # The hot path: calls go straight to the engine, without a Python frame in between.
         self.feed = self._engine.feed  # type: ignore[method-assign]
         self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
@@ -41,9 +52,16 @@ class Parser:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
 
         Raises `JSONDecodeError` as soon as the text cannot be the start of a valid document,
-        and again on every later call.
+        and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
+        the text cannot be completed into a document the schema accepts (and again later).
         """
-        return self._engine.feed(chunk)
+        guard = self._guard
+        if guard is None:
+            return self._engine.feed(chunk)
+        guard.raise_failure()
+        value = self._engine.feed(chunk)
+        guard.feed(chunk)
+        return value
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read a fragment like `feed`, and return the changes it made to the value.
@@ -55,7 +73,13 @@ class Parser:
         taken back). `apply_changes` replays them. A string growing in this mode costs only
         its new text: its slot in the live value is brought up to date when `value` is read.
         """
-        return self._engine.feed_changes(chunk)
+        guard = self._guard
+        if guard is None:
+            return self._engine.feed_changes(chunk)
+        guard.raise_failure()
+        changes = self._engine.feed_changes(chunk)
+        guard.feed(chunk)
+        return changes
 
     @property
     def value(self) -> Any:
@@ -69,8 +93,42 @@ class Parser:
 
     def close(self) -> Any:
         """End the stream: return the final value, or raise `JSONDecodeError` if the document
-        is incomplete or invalid."""
-        return self._engine.close()
+        is incomplete or invalid.
+
+        With `schema=`, raises `SchemaViolation` if the complete document breaks the schema;
+        with `Schema.from_model(Model)`, returns the validated model instead of the dict.
+        """
+        guard = self._guard
+        if guard is None:
+            return self._engine.close()
+        guard.raise_failure()
+        value = self._engine.close()
+        guard.close()
+        return guard.schema.validate_model(value)
+
+    def progress(self, path: str = "") -> Progress:
+        """The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
+        is missing, still arriving or final (and valid), its live value, and for an enum
+        string still arriving the members it can still become."""
+        guard = self._guard
+        if guard is None:
+            raise ValueError("progress() needs a Parser made with schema=...")
+        return progress(guard.checker, self._engine.value, path)
+
+    def partial(self) -> Any:
+        """With `Schema.from_model(Model)` of a pydantic model: a partial instance whose final
+        fields hold validated values and whose other fields are absent (not set, not None).
+        Before any field is final it has none; after `close()` use close()'s model."""
+        guard = self._guard
+        if guard is None or guard.schema.model is None:
+            raise ValueError("partial() needs a Parser made with schema=Schema.from_model(Model)")
+        return partial_model(guard.schema, self.progress)
+
+    def _complete_value_at(self, segments: tuple[Any, ...]) -> Any:
+        value = self._engine.value
+        for segment in segments:
+            value = value[segment]
+        return value
 
     def __repr__(self) -> str:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"

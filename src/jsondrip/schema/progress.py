@@ -1,0 +1,64 @@
+"""The typed view: for any path, is its value missing, still arriving, or final and valid."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .._missing import MISSING
+from .checker import Checker
+
+MISSING_STATE, ARRIVING, FINAL = "missing", "arriving", "final"
+
+
+class Progress(NamedTuple):
+    """Where the value at a path stands.
+
+    `state`: `"missing"` (not begun), `"arriving"` (begun, not complete) or `"final"`
+    (complete, and valid: a value that broke the schema would have raised). `value`: the live
+    value there (`MISSING` if none is shown yet). `candidates`: for a string still arriving
+    under an `enum`/`const`, the members it can still become, else None.
+    """
+
+    state: str
+    value: Any
+    candidates: list[str] | None
+
+
+def split_pointer(path: str) -> list[str]:
+    """An RFC 6901 JSON Pointer's tokens (`""` is the root)."""
+    if path == "":
+        return []
+    if not path.startswith("/"):
+        raise ValueError(f"a JSON Pointer starts with '/' (or is '' for the root): {path!r}")
+    return [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+
+
+def lookup(root: Any, tokens: list[str]) -> Any:
+    """The value at `tokens` in the live value, or MISSING."""
+    value = root
+    for token in tokens:
+        if isinstance(value, dict):
+            value = value.get(token, MISSING)
+        elif isinstance(value, list):
+            if not token.isdigit() or int(token) >= len(value):
+                return MISSING
+            value = value[int(token)]
+        else:
+            return MISSING
+        if value is MISSING:
+            return MISSING
+    return value
+
+
+def progress(checker: Checker, root: Any, path: str) -> Progress:
+    """The `Progress` of the value at `path`, given the live value `root`."""
+    tokens = split_pointer(path)
+    value = lookup(root, tokens)
+    open_paths = checker.open_segments()
+    for depth, segments in enumerate(open_paths):
+        if len(segments) == len(tokens) and all(str(s) == t for s, t in zip(segments, tokens)):
+            innermost = depth == len(open_paths) - 1
+            return Progress(ARRIVING, value, checker.candidates() if innermost else None)
+    if value is MISSING:
+        return Progress(MISSING_STATE, MISSING, None)
+    return Progress(FINAL, value, None)
