@@ -93,6 +93,10 @@ def _never_keyword(node: Node) -> str:
     return "false"
 
 
+def _article(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
 def _one_of(members: tuple[Any, ...]) -> str:
     return ", ".join(show(m) for m in members)
 
@@ -234,7 +238,7 @@ class Checker:
                     check,
                     "type",
                     pos,
-                    f"expected {names}, got {'a key' if kind == KEY else 'a ' + kind}",
+                    f"expected {names}, got {'a key' if kind == KEY else _article(kind)}",
                 )
                 continue
             if node.enum is not None:
@@ -334,7 +338,7 @@ class Checker:
                 self.kill(
                     check, "additionalProperties", at,
                     f"additional properties are not allowed ({self._shown(frame, closes)} "
-                    f"is not one of {_one_of(tuple(members)) or 'no names'})",
+                    f"is not one of {_one_of(tuple(check.node.properties or ())) or 'no names'})",
                 )  # fmt: skip
             else:
                 keyword = "const" if check.node.const else "enum"
