@@ -42,8 +42,18 @@ class Parser:
         self._guard: Guard | None = None
         if schema is not None:
             self.schema = schema if isinstance(schema, Schema) else Schema(schema)
-            self._guard = Guard(self.schema, self._complete_value_at)
-            return  # feed and feed_changes go through the guard
+            guard = self._guard = Guard(self.schema, self._complete_value_at)
+            engine_feed, check = self._engine.feed, guard.feed
+
+            def feed(chunk: Chunk) -> Any:  # the engine reads first: it raises on bad JSON
+                if guard.failure is not None:
+                    guard.raise_failure()
+                value = engine_feed(chunk)
+                check(chunk)
+                return value
+
+            self.feed = feed  # type: ignore[method-assign]
+            return
         # The hot path: calls go straight to the engine, without a Python frame in between.
         self.feed = self._engine.feed  # type: ignore[method-assign]
         self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]

@@ -1,8 +1,9 @@
+# ruff: noqa: UP045 - pydantic evaluates annotations at run time; X | None needs 3.10
 """Schemas from pydantic models and from the tool definitions the SDKs take."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Optional
 
 import pytest
 from _schema_support import run
@@ -49,7 +50,7 @@ class Weather(BaseModel):
     city: str
     unit: Literal["C", "F"]
     days: int = 1
-    note: str | None = None
+    note: Optional[str] = None
 
 
 def test_a_pydantic_model_partial_then_validated(backend: str) -> None:

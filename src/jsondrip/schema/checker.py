@@ -62,11 +62,15 @@ class Check:
 class Frame:
     """A value being read."""
 
-    __slots__ = ("checks", "count", "filters", "key", "keys", "kind", "length", "parts", "segments")
+    __slots__ = (
+        "checks", "count", "filters", "key", "keys", "kind", "length", "parts", "segments",
+        "tokens",
+    )  # fmt: skip
 
-    def __init__(self, kind: str, segments: tuple[Any, ...]) -> None:
+    def __init__(self, kind: str, segments: tuple[Any, ...], tokens: tuple[str, ...]) -> None:
         self.kind = kind
-        self.segments = segments
+        self.segments = segments  # its path: keys and indexes
+        self.tokens = tokens  # the same as strings, for the typed view's lookups
         self.checks: list[Check] = []
         self.count = 0  # properties or elements begun
         self.keys: set[str] = set()
@@ -168,20 +172,20 @@ class Checker:
         """A value begins at `pos`: its first character settled its JSON type."""
         frames = self.frames
         if not frames:
-            frame = Frame(kind, ())
+            frame = Frame(kind, (), ())
             self.spawn(self.root, None, ALL, frame)
         else:
             parent = frames[-1]
             if parent.kind == OBJECT:
                 key = parent.key
-                frame = Frame(kind, (*parent.segments, key))
+                frame = Frame(kind, (*parent.segments, key), (*parent.tokens, key))
                 for check in parent.checks:
                     if check.alive and check.node.has_object_keywords:
                         self._property_checks(check, key, frame)  # type: ignore[arg-type]
             else:
                 index = parent.count
                 parent.count = index + 1
-                frame = Frame(kind, (*parent.segments, index))
+                frame = Frame(kind, (*parent.segments, index), (*parent.tokens, str(index)))
                 for check in parent.checks:
                     if check.alive and check.node.has_array_keywords:
                         self._item_checks(check, index, frame, pos)
@@ -272,7 +276,7 @@ class Checker:
     def begin_key(self, pos: int) -> None:
         """An object's key begins (its quote at `pos`): propertyNames and a closed set of names."""
         obj = self.frames[-1]
-        frame = Frame(KEY, obj.segments)
+        frame = Frame(KEY, obj.segments, obj.tokens)
         for check in obj.checks:
             if not check.alive:
                 continue

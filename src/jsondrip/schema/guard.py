@@ -38,6 +38,13 @@ class Guard:
         """Check a fragment the parser accepted (str, or UTF-8 bytes as the parser reads them)."""
         if self.failure is not None:
             self.raise_failure()
+        if type(chunk) is str:
+            try:
+                self.scanner.feed(chunk)
+            except SchemaViolation as violation:
+                self.failure = violation
+                raise
+            return
         if isinstance(chunk, str):
             text = chunk
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .._missing import MISSING
-from .checker import Checker
+from .checker import KEY, Checker
 
 MISSING_STATE, ARRIVING, FINAL = "missing", "arriving", "final"
 
@@ -33,7 +33,7 @@ def split_pointer(path: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
 
 
-def lookup(root: Any, tokens: list[str]) -> Any:
+def lookup(root: Any, tokens: tuple[str, ...]) -> Any:
     """The value at `tokens` in the live value, or MISSING."""
     value = root
     for token in tokens:
@@ -50,14 +50,21 @@ def lookup(root: Any, tokens: list[str]) -> Any:
     return value
 
 
+_SPLIT: dict[str, tuple[str, ...]] = {}  # the paths a reader polls, split once
+
+
 def progress(checker: Checker, root: Any, path: str) -> Progress:
     """The `Progress` of the value at `path`, given the live value `root`."""
-    tokens = split_pointer(path)
+    tokens = _SPLIT.get(path)
+    if tokens is None:
+        tokens = tuple(split_pointer(path))
+        if len(_SPLIT) < 4096:
+            _SPLIT[path] = tokens
     value = lookup(root, tokens)
-    open_paths = checker.open_segments()
-    for depth, segments in enumerate(open_paths):
-        if len(segments) == len(tokens) and all(str(s) == t for s, t in zip(segments, tokens)):
-            innermost = depth == len(open_paths) - 1
+    frames = checker.frames
+    for depth, frame in enumerate(frames):
+        if frame.tokens == tokens and frame.kind != KEY:
+            innermost = depth == len(frames) - 1
             return Progress(ARRIVING, value, checker.candidates() if innermost else None)
     if value is MISSING:
         return Progress(MISSING_STATE, MISSING, None)
