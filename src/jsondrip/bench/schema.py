@@ -6,7 +6,7 @@ schema (objects with required fields, enums, bounded numbers, nested arrays), th
 read after every chunk. Contenders:
 
 - `jsondrip-<backend> typed`: `Parser(schema=...)`, `progress("/records")` after every chunk;
-- `jsondrip-native plain`: the same stream without a schema (the 2x budget's reference);
+- `jsondrip-<backend> plain`: the same stream without a schema (the 2x budget's reference);
 - `pydantic allow_partial`: `TypeAdapter(Doc).validate_json(buffer,
   experimental_allow_partial=True)` on the whole buffer after every chunk (Doc a TypedDict);
 - `instructor-style`: jiter's partial parse of the whole buffer, then a partial model
@@ -167,6 +167,7 @@ def measure(repeats: int = 5, sizes: tuple[int, ...] = (100_000, 200_000)) -> di
         for name, run in (
             ("jsondrip-native plain", _jsondrip("native", False)),
             ("jsondrip-native typed", _jsondrip("native", True)),
+            ("jsondrip-python plain", _jsondrip("python", False)),
             ("jsondrip-python typed", _jsondrip("python", True)),
         ):
             times.setdefault(name, {})[size] = _best(run, pieces, repeats)
@@ -208,7 +209,7 @@ def report(results: dict[str, Any]) -> str:
         ("typed / plain, native", native[small] / times["jsondrip-native plain"][small], "<=", 2.0),
         (
             "typed / plain, python",
-            python[small] / times["jsondrip-native plain"][small],
+            python[small] / times["jsondrip-python plain"][small],
             "report",
             None,
         ),
