@@ -12,6 +12,6 @@ from jsondrip.bench import schema
 
 if __name__ == "__main__":
     options = argparse.ArgumentParser(description=__doc__)
-    options.add_argument("--repeats", type=int, default=5)
+    options.add_argument("--repeats", type=int, default=7)
     args = options.parse_args()
     print(schema.report(schema.measure(repeats=args.repeats)))

@@ -156,21 +156,28 @@ def _best(run: Callable[[list[str]], Any], pieces: list[str], repeats: int) -> f
     return best
 
 
-def measure(repeats: int = 5, sizes: tuple[int, ...] = (100_000, 200_000)) -> dict[str, Any]:
-    """Seconds per contender and size, in one run."""
+def measure(repeats: int = 7, sizes: tuple[int, ...] = (100_000, 200_000)) -> dict[str, Any]:
+    """Seconds per contender and size, in one run. jsondrip's runs are interleaved (each
+    repeat runs every contender and size once, the best is kept), so a change in the
+    machine's load between them does not skew their ratios."""
     import gc
 
     times: dict[str, dict[int, Optional[float]]] = {}
-    for size in sizes:
-        pieces = chunks(records_text(size), CHUNK)
-        gc.collect()
-        for name, run in (
-            ("jsondrip-native plain", _jsondrip("native", False)),
-            ("jsondrip-native typed", _jsondrip("native", True)),
-            ("jsondrip-python plain", _jsondrip("python", False)),
-            ("jsondrip-python typed", _jsondrip("python", True)),
-        ):
-            times.setdefault(name, {})[size] = _best(run, pieces, repeats)
+    streams = {size: chunks(records_text(size), CHUNK) for size in sizes}
+    runs = [
+        ("jsondrip-native plain", _jsondrip("native", False)),
+        ("jsondrip-native typed", _jsondrip("native", True)),
+        ("jsondrip-python plain", _jsondrip("python", False)),
+        ("jsondrip-python typed", _jsondrip("python", True)),
+    ]
+    for _ in range(repeats):
+        for size, pieces in streams.items():
+            for name, run in runs:
+                gc.collect()
+                best = times.setdefault(name, {}).get(size)
+                seconds = _best(run, pieces, 1)
+                times[name][size] = seconds if best is None else min(best, seconds)
+    for size, pieces in streams.items():
         for name, make in (
             ("pydantic allow_partial", _pydantic_reads),
             ("instructor-style", _instructor_reads),

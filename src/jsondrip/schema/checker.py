@@ -63,8 +63,8 @@ class Frame:
     """A value being read."""
 
     __slots__ = (
-        "checks", "count", "filters", "key", "keys", "kind", "length", "parts", "segments",
-        "tokens",
+        "checks", "count", "filters", "key", "keys", "kind", "length", "limit", "parts",
+        "segments", "tokens",
     )  # fmt: skip
 
     def __init__(self, kind: str, segments: tuple[Any, ...], tokens: tuple[str, ...]) -> None:
@@ -76,6 +76,7 @@ class Frame:
         self.keys: set[str] = set()
         self.key: str | None = None
         self.length = 0  # string: characters so far
+        self.limit = _NO_LIMIT  # string: the smallest maxLength of its checks
         self.parts: list[str] = []
         # string: per check with string enum members, the members the text is still a prefix of
         self.filters: list[list[Any]] = []
@@ -225,6 +226,8 @@ class Checker:
             if not check.alive:
                 continue
             node = check.node
+            if node.max_length is not None and node.max_length < frame.limit:
+                frame.limit = node.max_length
             if node.never:
                 self.kill(
                     check, _never_keyword(node), pos, "no value is allowed here (false schema)"
@@ -300,6 +303,8 @@ class Checker:
         length = frame.length = old + len(piece)
         if frame.filters:
             self._filter(frame, piece, old, start, plain, closes)
+        if length <= frame.limit:
+            return
         for check in frame.checks:
             node = check.node
             if node.max_length is not None and length > node.max_length and check.alive:
@@ -620,5 +625,6 @@ class Checker:
 
 
 _UNREAD = object()
+_NO_LIMIT = float("inf")
 
 __all__ = ["ARRAY", "BOOLEAN", "KEY", "NULL", "NUMBER", "OBJECT", "STRING", "Checker"]

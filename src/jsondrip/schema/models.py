@@ -18,7 +18,7 @@ def partial_model(schema: Schema, progress: Callable[[str], Progress]) -> Any:
         raise ValueError(f"partial() needs a pydantic BaseModel, not {model!r}")
     from pydantic import TypeAdapter
 
-    adapters = _adapters(schema, model)
+    adapters = schema.field_adapters
     values = {}
     for name, field in fields.items():
         key = field.alias or name
@@ -29,10 +29,3 @@ def partial_model(schema: Schema, progress: Callable[[str], Progress]) -> Any:
                 adapter = adapters[name] = TypeAdapter(field.annotation)
             values[name] = adapter.validate_python(state.value)
     return model.model_construct(_fields_set=set(values), **values)
-
-
-_CACHE: dict[int, dict[str, Any]] = {}
-
-
-def _adapters(schema: Schema, model: Any) -> dict[str, Any]:
-    return _CACHE.setdefault(id(model), {})

@@ -66,6 +66,13 @@ class Scanner:
 
     def feed(self, text: str) -> None:
         """Read one fragment (the parser accepted it already)."""
+        if (
+            self.state == IN_STRING and self.high is None and '"' not in text and "\\" not in text
+        ):  # the common case while a long string streams: one plain run
+            if text:
+                self.checker.text(text, self.offset, True, False)
+            self.offset += len(text)
+            return
         checker = self.checker
         off = self.offset
         n = len(text)
