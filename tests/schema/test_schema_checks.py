@@ -262,3 +262,19 @@ def test_a_recursive_schema_through_defs(backend: str) -> None:
         30,
         "additionalProperties",
     )
+
+
+def test_jiter_mode_reports_the_same_violations(backend: str) -> None:
+    for text in ('{"days": 15, "city": "x"}', '{"units": ["C", "kelvin"]}', '{"city": "Paris"}'):
+        stable, _ = run(Schema(WEATHER), text, backend)
+        parser = jsondrip.Parser(schema=WEATHER, backend=backend, mode="jiter")
+        with pytest.raises(SchemaViolation) as jiter:
+            for ch in text:
+                parser.feed(ch)
+            parser.close()
+        assert stable is not None
+        assert (jiter.value.path, jiter.value.pos, jiter.value.keyword) == (
+            stable.path,
+            stable.pos,
+            stable.keyword,
+        )
