@@ -101,7 +101,10 @@ def _union(children: Any) -> Any:
         (one, value), (other, _) = draw(children), draw(children)
         branches = [one, other]
         draw(st.randoms()).shuffle(branches)
-        return {draw(st.sampled_from(["anyOf", "oneOf"])): branches}, value
+        keyword = draw(st.sampled_from(["anyOf", "oneOf", "both"]))
+        if keyword == "both":  # one node with both: each group is counted on its own
+            return {"anyOf": branches, "oneOf": [one]}, value
+        return {keyword: branches}, value
 
     return build()
 

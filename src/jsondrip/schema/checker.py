@@ -37,12 +37,13 @@ class Check:
 
     __slots__ = (
         "alive",
+        "any_left",
         "contains_count",
         "frame",
-        "group_left",
         "node",
         "not_check",
         "one_checks",
+        "one_left",
         "parent",
         "role",
     )
@@ -53,7 +54,8 @@ class Check:
         self.role = role
         self.frame = frame
         self.alive = True
-        self.group_left = 0  # anyOf (or oneOf) children still alive
+        self.any_left = 0  # anyOf children still alive
+        self.one_left = 0  # oneOf children still alive
         self.one_checks: list[Check] | None = None
         self.not_check: Check | None = None
         self.contains_count = 0
@@ -130,8 +132,13 @@ class Checker:
             if role == ALL:
                 check = parent
             elif role in (ANY, ONE):
-                parent.group_left -= 1
-                if parent.group_left:
+                if role == ANY:
+                    parent.any_left -= 1
+                    left = parent.any_left
+                else:
+                    parent.one_left -= 1
+                    left = parent.one_left
+                if left:
                     return
                 keyword = "anyOf" if role == ANY else "oneOf"
                 path = pointer(parent.frame.segments)
@@ -157,11 +164,11 @@ class Checker:
         for target in node.refs:
             self.spawn(target, check, ALL, frame, depth + 1)
         if node.any_of:
-            check.group_left = len(node.any_of)
+            check.any_left = len(node.any_of)
             for sub in node.any_of:
                 self.spawn(sub, check, ANY, frame, depth + 1)
         if node.one_of:
-            check.group_left = len(node.one_of)
+            check.one_left = len(node.one_of)
             check.one_checks = [
                 self.spawn(sub, check, ONE, frame, depth + 1) for sub in node.one_of
             ]
