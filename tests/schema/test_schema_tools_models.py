@@ -1,13 +1,13 @@
-# ruff: noqa: UP045 - pydantic evaluates annotations at run time; X | None needs 3.10
+# ruff: noqa: UP007, UP045 - pydantic evaluates annotations at run time; X | None needs 3.10
 """Schemas from pydantic models and from the tool definitions the SDKs take."""
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional, Union
 
 import pytest
 from _schema_support import run
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 import jsondrip
 from jsondrip import Schema, SchemaViolation
@@ -89,3 +89,36 @@ def test_the_model_decides_what_the_schema_cannot(backend: str) -> None:
     parser.feed('{"n": -1}')
     with pytest.raises(ValidationError):
         parser.close()
+
+
+class Circle(BaseModel):
+    kind: Literal["circle"]
+    r: float
+
+
+class Square(BaseModel):
+    kind: Literal["square"]
+    side: float
+
+
+class Drawing(BaseModel):
+    shapes: list[Annotated[Union[Circle, Square], Field(discriminator="kind")]]
+
+
+def test_a_discriminated_union_is_settled_by_its_tag(backend: str) -> None:
+    schema = Schema.from_model(Drawing)
+    parser = jsondrip.Parser(schema=schema, backend=backend)
+    parser.feed('{"shapes": [{"kind": "square", "side": 2}, {"kind": "')
+    with pytest.raises(SchemaViolation) as caught:
+        parser.feed("triangle")
+    head = '{"shapes": [{"kind": "square", "side": 2}, {"kind": "'
+    assert (caught.value.path, caught.value.pos, caught.value.keyword) == (
+        "/shapes/1",
+        len(head),
+        "oneOf",
+    )
+    good = jsondrip.Parser(schema=schema, backend=backend)
+    good.feed('{"shapes": [{"side": 2, "kind": "square"}, {"kind": "circle", "r": 1}]}')
+    assert good.close() == Drawing(
+        shapes=[Square(kind="square", side=2), Circle(kind="circle", r=1)]
+    )
