@@ -65,14 +65,16 @@ class Frame:
     """A value being read."""
 
     __slots__ = (
-        "checks", "count", "filters", "key", "keys", "kind", "length", "limit", "parts",
-        "segments", "tokens",
+        "checks", "count", "filters", "key", "keys", "kind", "length", "limit", "parent",
+        "parts", "slot",
     )  # fmt: skip
 
-    def __init__(self, kind: str, segments: tuple[Any, ...], tokens: tuple[str, ...]) -> None:
+    def __init__(self, kind: str, parent: Frame | None, slot: Any) -> None:
         self.kind = kind
-        self.segments = segments  # its path: keys and indexes
-        self.tokens = tokens  # the same as strings, for the typed view's lookups
+        # Where it sits: its container's frame and its key or index there (_ROOT at the top).
+        # The path is walked only when needed, so a deep value costs no more than a shallow one.
+        self.parent = parent
+        self.slot = slot
         self.checks: list[Check] = []
         self.count = 0  # properties or elements begun
         self.keys: set[str] = set()
@@ -82,6 +84,20 @@ class Frame:
         self.parts: list[str] = []
         # string: per check with string enum members, the members the text is still a prefix of
         self.filters: list[list[Any]] = []
+
+    @property
+    def segments(self) -> tuple[Any, ...]:
+        """Its path: the keys and indexes from the root."""
+        out = []
+        frame: Frame | None = self
+        while frame is not None and frame.slot is not _ROOT:
+            out.append(frame.slot)
+            frame = frame.parent
+        out.reverse()
+        return tuple(out)
+
+
+_ROOT = object()
 
 
 def pointer(segments: tuple[Any, ...]) -> str:
@@ -98,6 +114,22 @@ def _never_keyword(node: Node) -> str:
         if token in KEYWORDS:
             return token
     return "false"
+
+
+def _violation(
+    leaf: Frame, keyword: str, pos: int, detail: str, unions: list[tuple[Frame, str]]
+) -> SchemaViolation:
+    """The violation of the root, worded from the failure that caused it outwards."""
+    path = pointer(leaf.segments)
+    message = f"{_where(path)}: {detail}"
+    for frame, union in unions:
+        keyword = union
+        path = pointer(frame.segments)
+        message = (
+            f"{_where(path)}: not valid under any of the given schemas ({union}); "
+            f"the last ruled out: {message}"
+        )
+    return SchemaViolation(message, path=path, pos=pos, keyword=keyword)
 
 
 def _article(kind: str) -> str:
@@ -121,14 +153,14 @@ class Checker:
 
     def kill(self, check: Check, keyword: str, pos: int, detail: str) -> None:
         """`check` can no longer pass: fail it and what depends on it."""
-        path = pointer(check.frame.segments)
-        message = f"{_where(path)}: {detail}"
+        leaf = check.frame
+        unions: list[tuple[Frame, str]] = []  # the anyOf/oneOf that fell with it, inner first
         while check.alive:
             check.alive = False
             parent = check.parent
             role = check.role
             if parent is None:
-                raise SchemaViolation(message, path=path, pos=pos, keyword=keyword)
+                raise _violation(leaf, keyword, pos, detail, unions)
             if role == ALL:
                 check = parent
             elif role in (ANY, ONE):
@@ -140,12 +172,7 @@ class Checker:
                     left = parent.one_left
                 if left:
                     return
-                keyword = "anyOf" if role == ANY else "oneOf"
-                path = pointer(parent.frame.segments)
-                message = (
-                    f"{_where(path)}: not valid under any of the given schemas ({keyword}); "
-                    f"the last ruled out: {message}"
-                )
+                unions.append((parent.frame, "anyOf" if role == ANY else "oneOf"))
                 check = parent
             else:  # NOT, CONTAINS: settled when the value completes
                 return
@@ -180,20 +207,20 @@ class Checker:
         """A value begins at `pos`: its first character settled its JSON type."""
         frames = self.frames
         if not frames:
-            frame = Frame(kind, (), ())
+            frame = Frame(kind, None, _ROOT)
             self.spawn(self.root, None, ALL, frame)
         else:
             parent = frames[-1]
             if parent.kind == OBJECT:
                 key = parent.key
-                frame = Frame(kind, (*parent.segments, key), (*parent.tokens, key))
+                frame = Frame(kind, parent, key)
                 for check in parent.checks:
                     if check.alive and check.node.has_object_keywords:
                         self._property_checks(check, key, frame)  # type: ignore[arg-type]
             else:
                 index = parent.count
                 parent.count = index + 1
-                frame = Frame(kind, (*parent.segments, index), (*parent.tokens, str(index)))
+                frame = Frame(kind, parent, index)
                 for check in parent.checks:
                     if check.alive and check.node.has_array_keywords:
                         self._item_checks(check, index, frame, pos)
@@ -286,7 +313,7 @@ class Checker:
     def begin_key(self, pos: int) -> None:
         """An object's key begins (its quote at `pos`): propertyNames and a closed set of names."""
         obj = self.frames[-1]
-        frame = Frame(KEY, obj.segments, obj.tokens)
+        frame = Frame(KEY, obj.parent, obj.slot)  # a key's path is its object's
         for check in obj.checks:
             if not check.alive:
                 continue
@@ -612,9 +639,13 @@ class Checker:
 
     # -- the typed view --------------------------------------------------------------------------
 
-    def open_segments(self) -> list[tuple[Any, ...]]:
-        """The paths of the values still arriving, outermost first."""
-        return [f.segments for f in self.frames if f.kind != KEY]
+    def open_tokens(self) -> tuple[str, ...]:
+        """The path of the innermost value still arriving, as JSON Pointer tokens: it and every
+        prefix of it are the values still arriving. () with none (or only the root) open."""
+        for frame in reversed(self.frames):
+            if frame.kind != KEY:
+                return tuple(str(s) for s in frame.segments)
+        return ()
 
     def candidates(self) -> list[str] | None:
         """For a string value still arriving under an enum or const: the members still possible."""

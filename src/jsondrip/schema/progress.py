@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .._missing import MISSING
-from .checker import KEY, Checker
+from .checker import Checker
 
 MISSING_STATE, ARRIVING, FINAL = "missing", "arriving", "final"
 
@@ -61,10 +61,10 @@ def progress(checker: Checker, root: Any, path: str) -> Progress:
         if len(_SPLIT) < 4096:
             _SPLIT[path] = tokens
     value = lookup(root, tokens)
-    frames = checker.frames
-    for depth, frame in enumerate(frames):
-        if frame.tokens == tokens and frame.kind != KEY:
-            innermost = depth == len(frames) - 1
+    if checker.frames:
+        arriving = checker.open_tokens()
+        if arriving[: len(tokens)] == tokens:
+            innermost = len(arriving) == len(tokens)
             return Progress(ARRIVING, value, checker.candidates() if innermost else None)
     if value is MISSING:
         return Progress(MISSING_STATE, MISSING, None)
