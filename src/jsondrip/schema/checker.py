@@ -148,6 +148,7 @@ class Checker:
         self.value_at = value_at  # the complete value at a path, for keywords that compare values
         self.frames: list[Frame] = []
         self.root_done = False
+        self.arriving: tuple[str, ...] | None = None  # open_tokens(), until the values change
 
     # -- failing -------------------------------------------------------------------------------
 
@@ -225,6 +226,7 @@ class Checker:
                     if check.alive and check.node.has_array_keywords:
                         self._item_checks(check, index, frame, pos)
         frames.append(frame)
+        self.arriving = None
         self._first_character(frame, kind, pos, negative)
         return frame
 
@@ -621,6 +623,7 @@ class Checker:
         self.frames.pop()
         if frame.kind == KEY:
             return
+        self.arriving = None
         for check in checks:
             if check.role == CONTAINS and check.alive:
                 owner = check.parent
@@ -642,10 +645,13 @@ class Checker:
     def open_tokens(self) -> tuple[str, ...]:
         """The path of the innermost value still arriving, as JSON Pointer tokens: it and every
         prefix of it are the values still arriving. () with none (or only the root) open."""
-        for frame in reversed(self.frames):
-            if frame.kind != KEY:
-                return tuple(str(s) for s in frame.segments)
-        return ()
+        if self.arriving is None:
+            self.arriving = ()
+            for frame in reversed(self.frames):
+                if frame.kind != KEY:
+                    self.arriving = tuple(str(s) for s in frame.segments)
+                    break
+        return self.arriving
 
     def candidates(self) -> list[str] | None:
         """For a string value still arriving under an enum or const: the members still possible."""
