@@ -1,6 +1,6 @@
 """`ToolCallAccumulator(tools=...)`: calls checked against their tool's schema as they stream.
 
-The recorded streams of the shared corpus, with a schema per tool made from what the call
+Every recorded stream of the shared corpus, with a schema per tool made from what the call
 holds (types, required keys, no other keys): never flagged, however the stream is cut; the
 same schema with one string narrowed to an enum that excludes its value: the call ends at
 once, before the stream does, with the path and the message.
@@ -22,24 +22,12 @@ from _toolcall_support import (  # noqa: F401 - make_acc is a fixture
     outcome,
     random_cuts,
     run_sse,
+    stream_files,
     stream_path,
 )
 from conftest import CORPUS
 
 from jsondrip.toolcalls import ToolCallDelta, ToolCallDone
-
-STREAMS = [
-    "anthropic_text-then-tool-use.sse",
-    "anthropic_two-tool-blocks_nested-json-args.chunks.jsonl",
-    "azure-openai-responses_function-call_obfuscation.chunks.jsonl",
-    "deepseek-chat_reasoning-content_tool-calls.chunks.jsonl",
-    "openai-chat_parallel-tool-calls_gpt-4o.sse",
-    "openai-chat_parallel-tool-calls_gpt-4o_b.sse",
-    "openai-chat_tool-call-strict_gpt-4o.sse",
-    "openai-responses_function-call_gpt-4o.sse",
-    "openai-responses_reasoning-summary_function-calls_multi-turn.chunks.jsonl",
-]
-SERVER_TOOLS = {"tool_search_tool_bm25"}  # run by the provider: never in the client's list
 
 
 def schema_of(value: Any) -> dict[str, Any]:
@@ -52,9 +40,10 @@ def schema_of(value: Any) -> dict[str, Any]:
             "additionalProperties": False,
         }
     if isinstance(value, list):
+        items = [schema_of(v) for v in value]
         return (
-            {"type": "array", "items": schema_of(value[0])}
-            if value
+            {"type": "array", "items": {"anyOf": items}}
+            if items
             else {"type": "array", "maxItems": 0}
         )
     if isinstance(value, bool):
@@ -70,9 +59,10 @@ def tools_for(calls: list[Any]) -> list[dict[str, Any]]:
     """An Anthropic-shaped tool list: each tool's schema allows every call made to it."""
     schemas: dict[str, Any] = {}
     for call in calls:
-        if call.name in SERVER_TOOLS or not call.complete:
+        if call.kind != "function":
             continue
-        one = schema_of(call.arguments)
+        # A call cut short is never complete: its tool takes anything, it stays listed.
+        one = schema_of(call.arguments) if call.complete else {}
         schemas[call.name] = {"anyOf": [schemas[call.name], one]} if call.name in schemas else one
     return [{"name": name, "input_schema": schema} for name, schema in schemas.items()]
 
@@ -91,7 +81,7 @@ def first_string(
     return None
 
 
-@pytest.mark.parametrize("name", STREAMS)
+@pytest.mark.parametrize("name", stream_files())
 def test_recorded_calls_pass_their_schema_and_a_narrowed_one_stops_them(
     make_acc, name: str
 ) -> None:
@@ -100,7 +90,7 @@ def test_recorded_calls_pass_their_schema_and_a_narrowed_one_stops_them(
     data = as_sse(stream_path(name))
     plain = make_acc()
     run_sse(plain, [data])
-    tools = tools_for(plain.tool_calls) + [{"name": n, "input_schema": {}} for n in SERVER_TOOLS]
+    tools = tools_for(plain.tool_calls)  # the provider's own (server) tools are never listed
     for seed in range(3):
         typed = make_acc(tools=tools)
         run_sse(typed, list(random_cuts(data, seed)))
@@ -109,9 +99,7 @@ def test_recorded_calls_pass_their_schema_and_a_narrowed_one_stops_them(
     stringy = [
         c
         for c in plain.tool_calls
-        if c.complete
-        and c.name not in SERVER_TOOLS
-        and first_string(schema_of(c.arguments), c.arguments)
+        if c.complete and c.kind == "function" and first_string(schema_of(c.arguments), c.arguments)
     ]
     if not stringy:
         return  # no string argument to narrow (the recorded calls carry only numbers)
