@@ -44,12 +44,17 @@ class Parser:
             self.schema = schema if isinstance(schema, Schema) else Schema(schema)
             guard = self._guard = Guard(self.schema, self._complete_value_at)
             engine_feed, check = self._engine.feed, guard.feed
+            acquire, release = guard.acquire, guard.release
 
             def feed(chunk: Chunk) -> Any:  # the engine reads first: it raises on bad JSON
                 if guard.failure is not None:
                     guard.raise_failure()
-                value = engine_feed(chunk)
-                check(chunk)
+                acquire()
+                try:
+                    value = engine_feed(chunk)
+                    check(chunk)
+                finally:
+                    release()
                 return value
 
             self.feed = feed  # type: ignore[method-assign]
@@ -69,8 +74,12 @@ class Parser:
         if guard is None:
             return self._engine.feed(chunk)
         guard.raise_failure()
-        value = self._engine.feed(chunk)
-        guard.feed(chunk)
+        guard.acquire()
+        try:
+            value = self._engine.feed(chunk)
+            guard.feed(chunk)
+        finally:
+            guard.release()
         return value
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
@@ -87,8 +96,12 @@ class Parser:
         if guard is None:
             return self._engine.feed_changes(chunk)
         guard.raise_failure()
-        changes = self._engine.feed_changes(chunk)
-        guard.feed(chunk)
+        guard.acquire()
+        try:
+            changes = self._engine.feed_changes(chunk)
+            guard.feed(chunk)
+        finally:
+            guard.release()
         return changes
 
     @property
@@ -112,8 +125,12 @@ class Parser:
         if guard is None:
             return self._engine.close()
         guard.raise_failure()
-        value = self._engine.close()
-        guard.close()
+        guard.acquire()
+        try:
+            value = self._engine.close()
+            guard.close()
+        finally:
+            guard.release()
         return guard.schema.validate_model(value)
 
     def progress(self, path: str = "") -> Progress:

@@ -278,3 +278,15 @@ def test_jiter_mode_reports_the_same_violations(backend: str) -> None:
             stable.pos,
             stable.keyword,
         )
+
+
+def test_a_second_thread_is_refused_before_anything_is_read(backend: str) -> None:
+    parser = jsondrip.Parser(schema=WEATHER, backend=backend)
+    parser.feed('{"city": "Os')
+    parser._guard.acquire()  # as another thread inside feed() would hold it
+    for call in (lambda: parser.feed('lo"'), lambda: parser.feed_changes('lo"'), parser.close):
+        with pytest.raises(RuntimeError, match="another thread"):
+            call()
+    parser._guard.release()
+    parser.feed('lo", "days": 2}')  # nothing was lost or read twice
+    assert parser.close() == {"city": "Oslo", "days": 2}

@@ -11,6 +11,7 @@ import codecs
 import copy
 from typing import Any, Callable
 
+from ..twin.stream import IN_USE
 from .checker import Checker
 from .scanner import Scanner
 from .schema import Schema
@@ -20,7 +21,7 @@ from .violation import SchemaViolation
 class Guard:
     """Checks one stream against one `Schema`."""
 
-    __slots__ = ("at_start", "checker", "decoder", "failure", "scanner", "schema")
+    __slots__ = ("at_start", "checker", "decoder", "failure", "give", "scanner", "schema", "take")
 
     def __init__(self, schema: Schema, value_at: Callable[[tuple[Any, ...]], Any]) -> None:
         self.schema = schema
@@ -29,6 +30,22 @@ class Guard:
         self.decoder: codecs.IncrementalDecoder | None = None
         self.failure: SchemaViolation | None = None
         self.at_start = True
+        # One token, taken by the Parser around the engine's read and the check together: a
+        # second thread gets a clear error before either reads anything (as the engines do).
+        token = [True]
+        self.take = token.pop
+        self.give = token.append
+
+    def acquire(self) -> None:
+        """Take the stream's token, or raise if another thread holds it."""
+        try:
+            self.take()
+        except IndexError:
+            raise RuntimeError(IN_USE) from None
+
+    def release(self) -> None:
+        """Give the token back."""
+        self.give(True)
 
     def raise_failure(self) -> None:
         if self.failure is not None:
