@@ -11,6 +11,7 @@ from .schema.guard import Guard
 from .schema.models import partial_model
 from .schema.progress import Progress, progress
 from .schema.schema import Schema
+from .schema.violation import SchemaViolation
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 DEFAULT_MAX_DEPTH = 1024
@@ -43,18 +44,28 @@ class Parser:
         if schema is not None:
             self.schema = schema if isinstance(schema, Schema) else Schema(schema)
             guard = self._guard = Guard(self.schema, self._complete_value_at)
-            engine_feed, check = self._engine.feed, guard.feed
-            acquire, release = guard.acquire, guard.release
+            engine_feed, check, scan = self._engine.feed, guard.feed, guard.scanner.feed
+            take, give = guard.take, guard.give
 
             def feed(chunk: Chunk) -> Any:  # the engine reads first: it raises on bad JSON
                 if guard.failure is not None:
                     guard.raise_failure()
-                acquire()
+                try:
+                    take()
+                except IndexError:
+                    guard.acquire()  # raises the "another thread" error
                 try:
                     value = engine_feed(chunk)
-                    check(chunk)
+                    if type(chunk) is str:  # Guard.feed's str path, a frame fewer per chunk
+                        try:
+                            scan(chunk)
+                        except SchemaViolation as violation:
+                            guard.failure = violation
+                            raise
+                    else:
+                        check(chunk)
                 finally:
-                    release()
+                    give(True)
                 return value
 
             self.feed = feed  # type: ignore[method-assign]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 from .._missing import MISSING
@@ -50,6 +51,8 @@ def lookup(root: Any, tokens: tuple[str, ...]) -> Any:
     return value
 
 
+# Progress((state, value, candidates)) without NamedTuple.__new__'s Python frame.
+_progress = functools.partial(tuple.__new__, Progress)
 _SPLIT: dict[str, tuple[str, ...]] = {}  # the paths a reader polls, split once
 
 
@@ -62,10 +65,12 @@ def progress(checker: Checker, root: Any, path: str) -> Progress:
             _SPLIT[path] = tokens
     value = lookup(root, tokens)
     if checker.frames:
-        arriving = checker.open_tokens()
+        arriving = checker.arriving
+        if arriving is None:
+            arriving = checker.open_tokens()
         if arriving[: len(tokens)] == tokens:
             innermost = len(arriving) == len(tokens)
-            return Progress(ARRIVING, value, checker.candidates() if innermost else None)
+            return _progress((ARRIVING, value, checker.candidates() if innermost else None))
     if value is MISSING:
-        return Progress(MISSING_STATE, MISSING, None)
-    return Progress(FINAL, value, None)
+        return _progress((MISSING_STATE, MISSING, None))
+    return _progress((FINAL, value, None))
