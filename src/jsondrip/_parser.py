@@ -68,7 +68,13 @@ class Parser:
                     give(True)
                 return value
 
+            checker, engine = guard.checker, self._engine
+
+            def typed_view(path: str = "") -> Progress:
+                return progress(checker, engine.value, path)
+
             self.feed = feed  # type: ignore[method-assign]
+            self.progress = typed_view  # type: ignore[method-assign]
             return
         # The hot path: calls go straight to the engine, without a Python frame in between.
         self.feed = self._engine.feed  # type: ignore[method-assign]
