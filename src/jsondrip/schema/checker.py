@@ -80,7 +80,7 @@ class Frame:
         self.keys: set[str] = set()
         self.key: str | None = None
         self.length = 0  # string: characters so far
-        self.limit = _NO_LIMIT  # string: the smallest maxLength of its checks
+        self.limit = NO_LIMIT  # string: the smallest maxLength of its checks
         self.parts: list[str] = []
         # string: per check with string enum members, the members the text is still a prefix of
         self.filters: list[list[Any]] = []
@@ -669,6 +669,6 @@ class Checker:
 
 
 _UNREAD = object()
-_NO_LIMIT = float("inf")
+NO_LIMIT = float("inf")
 
 __all__ = ["ARRAY", "BOOLEAN", "KEY", "NULL", "NUMBER", "OBJECT", "STRING", "Checker"]

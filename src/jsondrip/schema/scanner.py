@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .checker import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Checker
+from .checker import ARRAY, BOOLEAN, NO_LIMIT, NULL, NUMBER, OBJECT, STRING, Checker
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _PLAIN = re.compile(r'[^"\\]*')
@@ -69,8 +69,12 @@ class Scanner:
         if (
             self.state == IN_STRING and self.high is None and '"' not in text and "\\" not in text
         ):  # the common case while a long string streams: one plain run
-            if text:
+            frame = self.checker.frames[-1]
+            if frame.filters or frame.limit != NO_LIMIT:
                 self.checker.text(text, self.offset, True, False)
+            else:  # nothing to check before the string ends: keep the text
+                frame.parts.append(text)
+                frame.length += len(text)
             self.offset += len(text)
             return
         checker = self.checker
