@@ -290,3 +290,14 @@ def test_a_second_thread_is_refused_before_anything_is_read(backend: str) -> Non
     parser._guard.release()
     parser.feed('lo", "days": 2}')  # nothing was lost or read twice
     assert parser.close() == {"city": "Oslo", "days": 2}
+
+
+def test_close_changes_checks_what_only_the_end_settles(backend: str) -> None:
+    parser = jsondrip.Parser(schema={"type": "integer", "minimum": 5}, backend=backend)
+    assert parser.feed_changes("3") == []
+    with pytest.raises(SchemaViolation) as caught:
+        parser.close_changes()
+    assert (caught.value.path, caught.value.pos, caught.value.keyword) == ("", 1, "minimum")
+    good = jsondrip.Parser(schema={"type": "integer", "minimum": 5}, backend=backend)
+    good.feed_changes("7")
+    assert good.close_changes() == [("add", "", 7)]
