@@ -5,6 +5,7 @@ mod builder;
 mod changes;
 mod dicts;
 mod engine;
+mod envelope;
 mod keys;
 mod loads;
 
@@ -19,6 +20,7 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
+    m.add_class::<envelope::ChunkMatcher>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())
 }
