@@ -208,7 +208,9 @@ def trace(chunks: list[Chunk], backend: str, mode: str) -> list[Any]:
             seen.append(("feed", snapshot(parser.feed(chunk)), parser.done))
         seen.append(("close", snapshot(parser.close())))
     except jsondrip.JSONDecodeError as e:
-        seen.append(("error", error_tuple(e)))
+        # Everything the error says: type (cut short or invalid), str, doc window, expected.
+        extra = (type(e).__name__, str(e), e.doc, e.doc_start, getattr(e, "expected", None))
+        seen.append(("error", error_tuple(e), extra))
     return seen
 
 

@@ -8,10 +8,11 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
-use crate::core::{Failure, Mode, ParseError, Stream};
+use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
 
 static MISSING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static DECODE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static INCOMPLETE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
     Ok(MISSING
@@ -20,11 +21,21 @@ fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
         .unbind())
 }
 
-/// `jsondrip.JSONDecodeError` for a core error (a stream keeps no text, so `doc` is empty).
+/// `jsondrip.JSONDecodeError` for a core error, or `IncompleteJSONError` when the text only
+/// ended too early; `doc` is the text around the position that the stream still had.
 fn decode_error(py: Python<'_>, e: &ParseError) -> PyErr {
-    let made = DECODE_ERROR
-        .import(py, "jsondrip._errors", "JSONDecodeError")
-        .and_then(|cls| cls.call1((e.msg.as_str(), "", e.pos, e.line, e.column)));
+    let made = (|| {
+        let doc = PyBytes::new(py, &e.doc).call_method1("decode", ("utf-8", "surrogatepass"))?;
+        let msg = e.kind.to_string();
+        match e.expected {
+            Some(expected) => INCOMPLETE_ERROR
+                .import(py, "jsondrip._errors", "IncompleteJSONError")?
+                .call1((msg, doc, e.pos, e.line, e.column, e.doc_start, expected)),
+            None => DECODE_ERROR
+                .import(py, "jsondrip._errors", "JSONDecodeError")?
+                .call1((msg, doc, e.pos, e.line, e.column, e.doc_start)),
+        }
+    })();
     match made {
         Ok(instance) => PyErr::from_value(instance),
         Err(err) => err,
@@ -120,8 +131,13 @@ impl NativeEngine {
 #[pymethods]
 impl NativeEngine {
     #[new]
-    #[pyo3(signature = (*, mode, max_depth, max_size))]
-    fn new(mode: &str, max_depth: usize, max_size: Option<u64>) -> PyResult<Self> {
+    #[pyo3(signature = (*, mode, max_depth, max_size, dialect = (false, false)))]
+    fn new(
+        mode: &str,
+        max_depth: usize,
+        max_size: Option<u64>,
+        dialect: (bool, bool),
+    ) -> PyResult<Self> {
         let mode = match mode {
             "stable" => Mode::Stable,
             "jiter" => Mode::Jiter,
@@ -132,7 +148,13 @@ impl NativeEngine {
             }
         };
         Ok(NativeEngine {
-            stream: Stream::new(mode, max_depth, max_size),
+            stream: Stream::with_dialect(mode, max_depth, max_size, {
+                let (trailing_comma, escape_at_end_unterminated) = dialect;
+                Dialect {
+                    trailing_comma,
+                    escape_at_end_unterminated,
+                }
+            }),
             builder: Builder::new(),
             failed: None,
         })

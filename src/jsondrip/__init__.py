@@ -11,7 +11,7 @@ from json import JSONDecoder, JSONEncoder, dump, dumps
 
 from ._backends import available_backends
 from ._changes import Change, apply_changes
-from ._errors import JSONDecodeError
+from ._errors import IncompleteJSONError, JSONDecodeError
 from ._loads import load, loads
 from ._missing import MISSING
 from ._parser import Parser, aiter_values, iter_values, parse_partial
@@ -29,6 +29,7 @@ from .toolcalls import (
 __all__ = [
     "MISSING",
     "Change",
+    "IncompleteJSONError",
     "JSONDecodeError",
     "JSONDecoder",
     "JSONEncoder",

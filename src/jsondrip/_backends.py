@@ -7,6 +7,8 @@ import importlib.util
 import os
 from typing import Any
 
+from ._dialect import DIALECT
+
 try:
     from . import _native
 except ImportError:  # the extension did not build; the tests refuse to run without it
@@ -77,7 +79,9 @@ def make_engine(backend: str, mode: str, max_depth: int, max_size: int | None) -
     if max_size is not None and max_size < 0:
         raise ValueError("max_size must be None or at least 0")
     if backend == "native":
-        return _native.NativeEngine(mode=mode, max_depth=max_depth, max_size=max_size)
+        return _native.NativeEngine(
+            mode=mode, max_depth=max_depth, max_size=max_size, dialect=DIALECT
+        )
     from .twin import PythonEngine
 
-    return PythonEngine(mode=mode, max_depth=max_depth, max_size=max_size)
+    return PythonEngine(mode=mode, max_depth=max_depth, max_size=max_size, dialect=DIALECT)

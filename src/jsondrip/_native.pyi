@@ -18,7 +18,15 @@ def loads_fast(
 class NativeEngine:
     """The native engine of one JSON stream."""
 
-    def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None: ...
+    def __init__(
+        self,
+        *,
+        mode: str,
+        max_depth: int,
+        max_size: int | None,
+        dialect: tuple[bool, bool] = (False, False),
+    ) -> None:
+        """`dialect`: (trailing_comma, escape_at_end_unterminated), see jsondrip._dialect."""
     def feed(self, chunk: _Chunk) -> Any:
         """Read one fragment and return the current best-effort value."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:

@@ -69,25 +69,35 @@ class Parser:
 
     def close(self) -> Any:
         """End the stream: return the final value, or raise `JSONDecodeError` if the document
-        is incomplete or invalid."""
+        is invalid, its subclass `IncompleteJSONError` if it is a valid start cut short."""
         return self._engine.close()
 
     def __repr__(self) -> str:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"
 
 
-def parse_partial(data: Chunk, *, mode: str = "stable", backend: str | None = None) -> Any:
+def parse_partial(
+    data: Chunk, *, mode: str = "stable", backend: str | None = None, final: bool = False
+) -> Any:
     """The best-effort value of one buffer that may be cut short (`MISSING` if none began).
 
-    Raises `JSONDecodeError` only if the text cannot be the start of a valid document.
-    With `backend="jiter"` (mode "jiter" only), jiter itself is called.
+    Raises `JSONDecodeError` only if the text cannot be the start of a valid document. With
+    `final=True` the buffer is the whole document: its value, or `IncompleteJSONError` if it
+    is cut short (as `Parser.close()`). With `backend="jiter"` (mode "jiter" only), jiter
+    itself is called.
     """
+    if not isinstance(data, (str, bytes, bytearray, memoryview)):
+        kind = type(data).__name__
+        raise TypeError(f"parse_partial() takes str, bytes, bytearray or memoryview, not {kind}")
     name = _backends.resolve(backend, streaming=False)
     if name == "jiter":
+        if final:
+            msg = "backend 'jiter' gives partial values only: final=True needs 'native' or 'python'"
+            raise ValueError(msg)
         return _jiter_partial(data, mode)
     parser = Parser(mode=mode, backend=name)
     parser.feed(data)
-    if parser.done:
+    if parser.done or final:
         return parser.close()
     return parser.value
 

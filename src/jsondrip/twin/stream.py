@@ -1,8 +1,10 @@
 """The Python backend's engine: fragments in, live value out. Twin of rust/core/stream.rs and
-rust/python/parser.rs.
+rust/python/engine.rs.
 
 It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
-the start of a bytes stream), enforces `max_size`, and keeps the parser failed after an error.
+the start of a bytes stream), enforces `max_size`, keeps the parser failed after an error, and
+keeps the last DOC_WINDOW characters read so that an error can show the text around its
+position.
 """
 
 from __future__ import annotations
@@ -12,13 +14,16 @@ import copy
 from typing import Any, Union
 
 from .._changes import Change
-from .._errors import JSONDecodeError
+from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
-from .machine import Machine, MachineError
+from .errors import Dialect, ErrorKind, MachineError
+from .machine import Machine
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
 BOM = codecs.BOM_UTF8
+RECENT_CHARS = 8 * DOC_WINDOW
+"""`recent` is cut back to DOC_WINDOW characters when it grows past this many."""
 
 
 def fresh_copy(error: Exception) -> Exception:
@@ -44,12 +49,28 @@ class PythonEngine:
         "pending",
         "plain",
         "read_text",
+        "recent",
         "take",
     )
 
-    def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None:
+    def __init__(
+        self,
+        *,
+        mode: str,
+        max_depth: int,
+        max_size: int | None,
+        dialect: tuple[bool, bool] = (False, False),
+    ) -> None:
         self.builder = Builder()
-        self.machine = Machine(self.builder, jiter_mode=mode == "jiter", max_depth=max_depth)
+        self.machine = Machine(
+            self.builder,
+            jiter_mode=mode == "jiter",
+            max_depth=max_depth,
+            dialect=Dialect(*dialect),
+        )
+        # The last characters read (at least DOC_WINDOW of them once that many were read),
+        # for an error's `doc`.
+        self.recent = ""
         self.max_size = max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
         self.error: Exception | None = None  # the parser stays failed after any error
@@ -94,11 +115,49 @@ class PythonEngine:
         """True once a complete document has been read."""
         return self.machine.state == 7  # DONE
 
-    def _raise(self, msg: str, pos: int, doc: str) -> None:
-        machine = self.machine
-        error = JSONDecodeError(msg, doc, pos, machine.line, pos - machine.line_start + 1)
+    def _raise(
+        self,
+        kind: ErrorKind,
+        pos: int,
+        detail: object = None,
+        current: str = "",
+        expected: str | None = None,
+    ) -> None:
+        """Fails the parser. `current` is the fragment being read, which `recent` does not hold
+        yet; `expected` is set when the text only ended too early."""
+        line, column = self.machine.locate(pos)
+        doc, doc_start = self._window(pos, current)
+        msg = kind.message(detail)
+        if expected is not None and kind is not ErrorKind.Refused:
+            error: JSONDecodeError = IncompleteJSONError(
+                msg, doc, pos, line, column, doc_start, expected
+            )
+        else:
+            error = JSONDecodeError(msg, doc, pos, line, column, doc_start)
         self._fail(error)
         raise error
+
+    def _raise_machine(self, e: MachineError, current: str = "", expected: str | None = None):
+        self._raise(e.kind, e.pos, e.detail, current, expected)
+
+    def _window(self, pos: int, current: str) -> tuple[str, int]:
+        """The text read around `pos`: at most DOC_WINDOW characters either side that the
+        parser still has, and the position of its first character. A position before all it
+        still has (a string opened long before the end) gets the last DOC_WINDOW read."""
+        text = self.recent + current
+        end = self.machine.offset  # the machine has counted `current`, read or not
+        start = end - min(len(text), end)
+        first, last = max(pos - DOC_WINDOW, start), min(pos + DOC_WINDOW, end)
+        if last < first:
+            first, last = max(end - DOC_WINDOW, start), end
+        return text[first - start : last - start], first
+
+    def _remember(self, text: str) -> None:
+        """Keeps the text just read for a later error's `doc`, within RECENT_CHARS."""
+        recent = self.recent + text
+        if len(recent) > RECENT_CHARS:
+            recent = recent[-DOC_WINDOW:]
+        self.recent = recent
 
     def _check_open(self) -> None:
         if self.error is not None:
@@ -116,12 +175,13 @@ class PythonEngine:
         try:
             machine.feed(text)
         except MachineError as e:
-            self._raise(e.msg, e.pos, "")
+            self._raise_machine(e, text)
         except Exception as e:  # a value Python refuses (an int past the digit limit)
             self._fail(e)
             raise
+        self._remember(text)
         if over:
-            self._raise(f"Document exceeds max_size of {limit} characters", limit, text)
+            self._raise(ErrorKind.MaxSize, limit, limit)
 
     def _decode(self, data: bytes) -> str:
         """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes."""
@@ -141,7 +201,7 @@ class PythonEngine:
             text, used = codecs.utf_8_decode(data, "surrogatepass", False)
         except UnicodeDecodeError as e:
             self._read(codecs.utf_8_decode(data[: e.start], "surrogatepass", True)[0])
-            self._raise(f"Invalid UTF-8 byte 0x{data[e.start]:02x}", self.machine.offset, "")
+            self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[e.start])
             raise  # unreachable: _raise raises
         self.pending = data[used:]
         self.plain = self.max_size is None and not self.pending and self.error is None
@@ -161,10 +221,12 @@ class PythonEngine:
                 try:
                     self.read_text(chunk)
                 except MachineError as e:
-                    self._raise(e.msg, e.pos, "")
+                    self._raise_machine(e, chunk)
                 except Exception as e:  # a value Python refuses (an int past the digit limit)
                     self._fail(e)
                     raise
+                recent = self.recent + chunk  # _remember, inlined on the hot path
+                self.recent = recent if len(recent) <= RECENT_CHARS else recent[-DOC_WINDOW:]
             else:
                 self._feed_other(chunk)
             builder = self.builder
@@ -180,7 +242,7 @@ class PythonEngine:
             self._check_open()
         if isinstance(chunk, str):
             if self.pending:
-                self._decode_rest()
+                self._invalid_pending()
             if chunk:
                 self.at_start = False
             self._read(chunk)
@@ -195,10 +257,11 @@ class PythonEngine:
         self.error = fresh_copy(error)
         self.plain = False
 
-    def _decode_rest(self) -> None:
-        """The bytes held back must be whole now: a str or the end follows them."""
+    def _invalid_pending(self, expected: str | None = None) -> None:
+        """The bytes held back were never completed: invalid before more text, and at the end
+        a character cut short (`expected` says so). Always raises."""
         data, self.pending = self.pending, b""
-        self._raise(f"Invalid UTF-8 byte 0x{data[0]:02x}", self.machine.offset, "")
+        self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[0], expected=expected)
 
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""
@@ -216,11 +279,12 @@ class PythonEngine:
             raise fresh_copy(self.error)
         if not self.closed:
             if self.pending:
-                self._decode_rest()
+                self._invalid_pending("the rest of a UTF-8 character")
             try:
                 self.machine.close()
             except MachineError as e:
-                self._raise(e.msg, e.pos, "")
+                # The text read was a valid prefix (feed raised nothing): it ended too early.
+                self._raise_machine(e, expected=self.machine.expected_next())
             except Exception as e:
                 self._fail(e)
                 raise
