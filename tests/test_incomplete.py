@@ -15,7 +15,7 @@ import pytest
 from _support import chars, error_tuple, json_error
 
 import jsondrip
-from jsondrip._errors import DOC_WINDOW
+from jsondrip._errors import DOC_WINDOW, KEPT_FRAGMENTS
 
 SEEDS = [
     '{"a": [1, -2.5e+3, true, null], "b": {"c": "x\\u00e9\\n"}}',
@@ -53,7 +53,9 @@ def test_every_cut_of_a_valid_document_is_incomplete(backend: str, seed: str) ->
             assert error_tuple(error) == want, prefix
             assert str(error).startswith("Unexpected end of document, expecting ")
             assert str(error).endswith(f": line {want[2]} column {want[3]} (char {want[1]})")
-            assert error.doc == prefix and error.doc_start == 0
+            # Fed whole, the parser has it all; a character at a time, the last fragments.
+            kept = prefix if len(chunks) == 1 else prefix[-KEPT_FRAGMENTS:]
+            assert error.doc == kept and error.doc_start == len(prefix) - len(kept)
 
 
 def mutations(seed: str) -> list[str]:
@@ -248,6 +250,26 @@ def test_doc_at_close_after_many_small_feeds_is_the_end_of_the_text(backend: str
     assert (e.msg, e.pos) == ("Unterminated string starting at", 6)
     # The string began long ago: doc is the text's last DOC_WINDOW characters, documented.
     assert e.doc == text[-DOC_WINDOW:] and e.doc_start == len(text) - DOC_WINDOW
+
+
+def test_doc_holds_the_last_fragments_kept(backend: str) -> None:
+    """The parser keeps the last KEPT_FRAGMENTS fragments: memory bounded, documented."""
+    text = "[" + "1," * 100
+    parser = jsondrip.Parser(backend=backend)
+    for char in chars(text):
+        parser.feed(char)
+    with pytest.raises(jsondrip.IncompleteJSONError) as info:
+        parser.close()
+    e = info.value
+    assert e.pos == len(text)
+    assert e.doc == text[-KEPT_FRAGMENTS:] and e.doc_start == len(text) - KEPT_FRAGMENTS
+    # An error while a fragment is read sees that fragment too.
+    parser = jsondrip.Parser(backend=backend)
+    for char in chars(text):
+        parser.feed(char)
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        parser.feed("2 ]x")
+    assert info.value.doc == text[-KEPT_FRAGMENTS:] + "2 ]x"
 
 
 def test_max_size_error_has_the_same_doc_on_both_backends(backend: str) -> None:

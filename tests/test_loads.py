@@ -219,12 +219,13 @@ def test_load_passes_hooks_and_errors(engine: str) -> None:
     assert type(got["a"][1]) is decimal.Decimal
     with pytest.raises(jsondrip.JSONDecodeError) as error:
         jsondrip.load(io.BytesIO(b'{"a": [1,]}'), backend=backend)
+    # Whatever this Python's json says (3.13 reports the trailing comma, at the comma).
     assert outcome(json_loads, b'{"a": [1,]}') == (
         "JSONDecodeError",
         error.value.msg,
         error.value.pos,
-        1,
-        10,
+        error.value.lineno,
+        error.value.colno,
         '{"a": [1,]}',
     )
 
@@ -719,12 +720,14 @@ def first_too_deep(parse: Callable[[str], Any], make: Callable[[int], str]) -> i
     ids=["arrays", "objects"],
 )
 def test_recursion_limit_is_jsons(engine: str, make: Callable[[int], str]) -> None:
-    """RecursionError from about the depth where json raises it: the interpreter's limit,
-    give or take the few frames between the caller and each parser."""
+    """RecursionError from about the depth where this Python's json raises it, give or take the
+    few frames between the caller and each parser. That depth moved: the recursion limit up to
+    3.11, about 1.5 times it on 3.12, the C recursion limit (10000) on 3.13, the C stack on
+    3.14; jsondrip counts nesting through the same interpreter call as json."""
     want = first_too_deep(json_loads, make)
     got = first_too_deep(loads(engine), make)
     assert abs(got - want) <= 8, (got, want)
-    assert want < sys.getrecursionlimit()
+    assert want <= max(sys.getrecursionlimit(), 10_000)
 
 
 DEEP_SCRIPT = """

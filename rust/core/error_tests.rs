@@ -241,17 +241,18 @@ fn doc_holds_the_text_around_the_position_within_the_window() {
     let doc = String::from_utf8(e.doc.clone()).unwrap();
     assert_eq!(doc.chars().count(), super::error::DOC_WINDOW + 1);
     assert_eq!(&doc[(e.pos - e.doc_start) as usize..], "x");
-    // Fed in small pieces, closed cut short: the window ends where the text does.
-    let chunks: Vec<&str> = (0..text.len() - 1)
+    // Fed in small pieces, closed cut short: the doc is the last KEPT_FRAGMENTS pieces.
+    let cut = &text[..text.len() - 1];
+    let chunks: Vec<&str> = (0..cut.len())
         .step_by(7)
-        .map(|i| &text[i..(i + 7).min(text.len() - 1)])
+        .map(|i| &cut[i..(i + 7).min(cut.len())])
         .collect();
     let (e, index) = run(&chunks, Dialect::default());
-    assert_eq!(index, None);
-    assert_eq!(e.kind, ErrorKind::ExpectingValue);
-    assert!(
-        e.doc.len() <= super::error::DOC_WINDOW
-            && text[..text.len() - 1].ends_with(std::str::from_utf8(&e.doc).unwrap())
+    assert_eq!(
+        (index, e.kind, e.pos),
+        (None, ErrorKind::ExpectingValue, cut.len() as u64)
     );
-    assert_eq!(e.doc_start + e.doc.len() as u64, e.pos);
+    let kept: String = chunks[chunks.len() - super::error::KEPT_FRAGMENTS..].concat();
+    assert_eq!(e.doc, kept.as_bytes());
+    assert_eq!(e.doc_start, (cut.len() - kept.len()) as u64);
 }

@@ -2,10 +2,10 @@
 //! `src/jsondrip/twin/stream.py`.
 //!
 //! Holds back a code point cut between fragments, skips a BOM at the start of a bytes
-//! stream, enforces `max_size`, stays failed after an error, and keeps the last
-//! [`DOC_WINDOW`] characters read so that an error can show the text around its position.
+//! stream, enforces `max_size`, stays failed after an error, and keeps the last fragments read
+//! (a bounded amount) so that an error can show the text around its position.
 
-use super::error::{Dialect, ErrorKind, Failure, ParseError, DOC_WINDOW};
+use super::error::{Dialect, ErrorKind, Failure, ParseError, DOC_WINDOW, KEPT_FRAGMENTS};
 use super::machine::{count_chars, Halt, Machine, Mode};
 use super::sink::Sink;
 
@@ -20,13 +20,18 @@ pub struct Stream {
     at_start: bool,
     error: Option<ParseError>,
     closed: bool,
-    /// The last characters read (at least DOC_WINDOW of them, once that many were read), for
-    /// an error's `doc`; trimmed when it passes RECENT_BYTES.
-    recent: Vec<u8>,
+    /// The last fragments read, each to its last DOC_WINDOW characters, for an error's `doc`:
+    /// a ring of at most KEPT_FRAGMENTS, `next` the slot the next one takes.
+    kept: Vec<Kept>,
+    next: usize,
 }
 
-/// `recent` is cut back to DOC_WINDOW characters when it grows past this many bytes.
-const RECENT_BYTES: usize = 8 * DOC_WINDOW;
+/// A fragment kept for an error's `doc`: its last DOC_WINDOW characters, and whether that is
+/// less than the whole fragment (then nothing older joins it).
+struct Kept {
+    text: Vec<u8>,
+    cut: bool,
+}
 
 /// The byte index where the last `chars` characters of `text` start.
 fn last_chars_start(text: &[u8], chars: usize) -> usize {
@@ -76,7 +81,8 @@ impl Stream {
             at_start: true,
             error: None,
             closed: false,
-            recent: Vec::new(),
+            kept: Vec::new(),
+            next: 0,
         }
     }
 
@@ -119,11 +125,26 @@ impl Stream {
         Failure::Invalid(error)
     }
 
-    /// The text read around `pos`: at most DOC_WINDOW characters either side that the stream
-    /// still has, and the position of its first character. A position before all it still has
-    /// (a string opened long before the end) gets the last DOC_WINDOW characters read.
+    /// The text read around `pos`: at most DOC_WINDOW characters either side, of what the
+    /// stream still has (the fragment being read, and before it the fragments kept, back to
+    /// the first one kept cut), and the position of its first character. A position before all
+    /// of that (a string opened long before the end) gets the last DOC_WINDOW characters.
     fn window(&self, pos: u64, current: &[u8]) -> (Vec<u8>, u64) {
-        let mut text = self.recent.clone();
+        let count = self.kept.len();
+        let mut older: Vec<&[u8]> = Vec::new();
+        for back in 0..count {
+            let kept = &self.kept[(self.next + count - 1 - back) % count];
+            older.push(&kept.text);
+            if kept.cut {
+                break;
+            }
+        }
+        let mut text: Vec<u8> = older
+            .iter()
+            .rev()
+            .flat_map(|piece| piece.iter())
+            .copied()
+            .collect();
         text.extend_from_slice(current);
         // The machine has counted `current` already, whether or not it read all of it.
         let end = self.machine.offset;
@@ -141,20 +162,25 @@ impl Stream {
         (text[first..last].to_vec(), from)
     }
 
-    /// Keeps the text just read for a later error's `doc`, within RECENT_BYTES.
+    /// Keeps the fragment just read (its last DOC_WINDOW characters) for a later error's `doc`.
     #[inline]
     fn remember(&mut self, text: &[u8]) {
-        if text.len() >= RECENT_BYTES / 2 {
-            self.recent.clear();
-            let from = last_chars_start(text, DOC_WINDOW);
-            self.recent.extend_from_slice(&text[from..]);
-            return;
+        let from = if text.len() > DOC_WINDOW {
+            last_chars_start(text, DOC_WINDOW)
+        } else {
+            0
+        };
+        if self.kept.len() < KEPT_FRAGMENTS {
+            self.kept.push(Kept {
+                text: Vec::new(),
+                cut: false,
+            });
         }
-        self.recent.extend_from_slice(text);
-        if self.recent.len() > RECENT_BYTES {
-            let from = last_chars_start(&self.recent, DOC_WINDOW);
-            self.recent.drain(..from);
-        }
+        let slot = &mut self.kept[self.next];
+        slot.text.clear();
+        slot.text.extend_from_slice(&text[from..]);
+        slot.cut = from > 0;
+        self.next = (self.next + 1) % KEPT_FRAGMENTS;
     }
 
     fn halt(&mut self, halt: Halt, current: &[u8], expected: Option<&'static str>) -> Failure {

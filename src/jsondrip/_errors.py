@@ -6,7 +6,10 @@ import json
 
 DOC_WINDOW = 1024
 """A streaming parser's error keeps at most this many characters either side of its position
-in `doc` (the text it still has; rust/core/error.rs has the same constant)."""
+in `doc` (rust/core/error.rs has the same constants)."""
+KEPT_FRAGMENTS = 16
+"""A streaming parser keeps the last this many fragments it read for an error's `doc` (each
+to its last DOC_WINDOW characters)."""
 
 
 class JSONDecodeError(json.JSONDecodeError):
@@ -15,9 +18,11 @@ class JSONDecodeError(json.JSONDecodeError):
     A subclass of `json.JSONDecodeError`, so `except json.JSONDecodeError` keeps working;
     `msg`, `pos`, `lineno` and `colno` are what `json.loads` gives for the same text. `doc` is
     the text the position refers to: the whole document for `loads`; for a streaming parser,
-    which does not keep what it has read, the text around the position (at most `DOC_WINDOW`
-    characters either side), and `doc_start` is the stream position of `doc[0]` (0 when `doc`
-    is the whole text), so the character at fault is `doc[pos - doc_start]`.
+    which does not keep what it has read, the text around the position that it still has (at
+    most `DOC_WINDOW` characters either side, from the fragment being read and the last
+    `KEPT_FRAGMENTS` before it: see docs/semantics.md), and `doc_start` is the stream position
+    of `doc[0]` (0 when `doc` is the whole text), so the character at fault is
+    `doc[pos - doc_start]`.
     """
 
     def __init__(

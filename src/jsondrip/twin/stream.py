@@ -3,18 +3,20 @@ rust/python/engine.rs.
 
 It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
 the start of a bytes stream), enforces `max_size`, keeps the parser failed after an error, and
-keeps the last DOC_WINDOW characters read so that an error can show the text around its
-position.
+keeps the last KEPT_FRAGMENTS fragments read so that an error can show the text around its
+position (the Rust stream copies each one's last DOC_WINDOW characters; here a reference costs
+less, and an error trims them the same way).
 """
 
 from __future__ import annotations
 
 import codecs
+import collections
 import copy
 from typing import Any, Union
 
 from .._changes import Change
-from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
+from .._errors import DOC_WINDOW, KEPT_FRAGMENTS, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
 from .errors import Dialect, ErrorKind, MachineError
 from .machine import Machine
@@ -22,8 +24,6 @@ from .machine import Machine
 Chunk = Union[str, bytes, bytearray, memoryview]
 IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
 BOM = codecs.BOM_UTF8
-RECENT_CHARS = 8 * DOC_WINDOW
-"""`recent` is cut back to DOC_WINDOW characters when it grows past this many."""
 
 
 def fresh_copy(error: Exception) -> Exception:
@@ -44,12 +44,13 @@ class PythonEngine:
         "closed",
         "error",
         "give",
+        "keep",
+        "kept",
         "machine",
         "max_size",
         "pending",
         "plain",
         "read_text",
-        "recent",
         "take",
     )
 
@@ -68,9 +69,9 @@ class PythonEngine:
             max_depth=max_depth,
             dialect=Dialect(*dialect),
         )
-        # The last characters read (at least DOC_WINDOW of them once that many were read),
-        # for an error's `doc`.
-        self.recent = ""
+        # The last fragments read, for an error's `doc`.
+        self.kept: collections.deque[str] = collections.deque(maxlen=KEPT_FRAGMENTS)
+        self.keep = self.kept.append
         self.max_size = max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
         self.error: Exception | None = None  # the parser stays failed after any error
@@ -137,27 +138,30 @@ class PythonEngine:
         self._fail(error)
         raise error
 
-    def _raise_machine(self, e: MachineError, current: str = "", expected: str | None = None):
+    def _raise_machine(
+        self, e: MachineError, current: str = "", expected: str | None = None
+    ) -> None:
         self._raise(e.kind, e.pos, e.detail, current, expected)
 
     def _window(self, pos: int, current: str) -> tuple[str, int]:
-        """The text read around `pos`: at most DOC_WINDOW characters either side that the
-        parser still has, and the position of its first character. A position before all it
-        still has (a string opened long before the end) gets the last DOC_WINDOW read."""
-        text = self.recent + current
+        """The text read around `pos`: at most DOC_WINDOW characters either side, of what the
+        parser still has (the fragment being read, and before it the fragments kept, each to
+        its last DOC_WINDOW characters, back to the first one cut), and the position of its
+        first character. A position before all of that (a string opened long before the end)
+        gets the last DOC_WINDOW characters."""
+        older = []
+        for piece in reversed(self.kept):
+            if len(piece) > DOC_WINDOW:
+                older.append(piece[-DOC_WINDOW:])
+                break
+            older.append(piece)
+        text = "".join(reversed(older)) + current
         end = self.machine.offset  # the machine has counted `current`, read or not
         start = end - min(len(text), end)
         first, last = max(pos - DOC_WINDOW, start), min(pos + DOC_WINDOW, end)
         if last < first:
             first, last = max(end - DOC_WINDOW, start), end
         return text[first - start : last - start], first
-
-    def _remember(self, text: str) -> None:
-        """Keeps the text just read for a later error's `doc`, within RECENT_CHARS."""
-        recent = self.recent + text
-        if len(recent) > RECENT_CHARS:
-            recent = recent[-DOC_WINDOW:]
-        self.recent = recent
 
     def _check_open(self) -> None:
         if self.error is not None:
@@ -179,12 +183,13 @@ class PythonEngine:
         except Exception as e:  # a value Python refuses (an int past the digit limit)
             self._fail(e)
             raise
-        self._remember(text)
+        self.keep(text)
         if over:
             self._raise(ErrorKind.MaxSize, limit, limit)
 
-    def _decode(self, data: bytes) -> str:
-        """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes."""
+    def _decode(self, data: bytes) -> str | None:
+        """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes.
+        None while a BOM may still be arriving (nothing is read then, as in Rust)."""
         if self.pending:
             data = self.pending + data
             self.pending = b""
@@ -192,7 +197,7 @@ class PythonEngine:
             if len(data) < 3 and BOM.startswith(data):
                 self.pending = data
                 self.plain = False
-                return ""
+                return None
             self.at_start = False
             if data.startswith(BOM):
                 data = data[3:]
@@ -225,8 +230,7 @@ class PythonEngine:
                 except Exception as e:  # a value Python refuses (an int past the digit limit)
                     self._fail(e)
                     raise
-                recent = self.recent + chunk  # _remember, inlined on the hot path
-                self.recent = recent if len(recent) <= RECENT_CHARS else recent[-DOC_WINDOW:]
+                self.keep(chunk)
             else:
                 self._feed_other(chunk)
             builder = self.builder
@@ -247,7 +251,9 @@ class PythonEngine:
                 self.at_start = False
             self._read(chunk)
         elif isinstance(chunk, (bytes, bytearray, memoryview)):
-            self._read(self._decode(bytes(chunk)))
+            text = self._decode(bytes(chunk))
+            if text is not None:
+                self._read(text)
         else:
             kind = type(chunk).__name__
             raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
