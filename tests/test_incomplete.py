@@ -15,7 +15,7 @@ import pytest
 from _support import chars, error_tuple, json_error
 
 import jsondrip
-from jsondrip._errors import DOC_WINDOW, KEPT_FRAGMENTS
+from jsondrip._errors import DOC_WINDOW
 
 SEEDS = [
     '{"a": [1, -2.5e+3, true, null], "b": {"c": "x\\u00e9\\n"}}',
@@ -53,8 +53,8 @@ def test_every_cut_of_a_valid_document_is_incomplete(backend: str, seed: str) ->
             assert error_tuple(error) == want, prefix
             assert str(error).startswith("Unexpected end of document, expecting ")
             assert str(error).endswith(f": line {want[2]} column {want[3]} (char {want[1]})")
-            # Fed whole, the parser has it all; a character at a time, the last fragments.
-            kept = prefix if len(chunks) == 1 else prefix[-KEPT_FRAGMENTS:]
+            # Fed whole, the parser has it all; a character at a time, the last character.
+            kept = prefix if len(chunks) == 1 else prefix[-1:]
             assert error.doc == kept and error.doc_start == len(prefix) - len(kept)
 
 
@@ -214,7 +214,8 @@ def test_parse_partial_names_itself_in_its_type_error(backend: str, data: object
 
 
 def test_doc_is_a_window_around_the_position_of_a_long_stream(backend: str) -> None:
-    body = "[" + "1, " * 100_000
+    body = "[" + "1, " * 99_999 + "1,"
+    assert len(body) % 1000 == 0
     parser = jsondrip.Parser(backend=backend)
     for i in range(0, len(body), 1000):
         parser.feed(body[i : i + 1000])
@@ -222,10 +223,9 @@ def test_doc_is_a_window_around_the_position_of_a_long_stream(backend: str) -> N
         parser.feed("2 x")
     e = info.value
     assert (e.msg, e.pos) == ("Expecting ',' delimiter", len(body) + 2)
-    assert len(e.doc) == DOC_WINDOW + 1  # the window before the position, and the "x"
-    assert e.doc_start == e.pos - DOC_WINDOW
+    # The fragment before (1000 characters) and the one being read: 100 KB were not kept.
+    assert e.doc == body[-1000:] + "2 x" and e.doc_start == len(body) - 1000
     assert e.doc[e.pos - e.doc_start] == "x"
-    assert (body + "2 x").endswith(e.doc)
 
 
 def test_doc_after_a_large_fragment_is_bounded_both_sides(backend: str) -> None:
@@ -252,8 +252,8 @@ def test_doc_at_close_after_many_small_feeds_is_the_end_of_the_text(backend: str
     assert e.doc == text[-DOC_WINDOW:] and e.doc_start == len(text) - DOC_WINDOW
 
 
-def test_doc_holds_the_last_fragments_kept(backend: str) -> None:
-    """The parser keeps the last KEPT_FRAGMENTS fragments: memory bounded, documented."""
+def test_doc_holds_the_last_fragment_read(backend: str) -> None:
+    """The parser keeps the last fragment it read (to DOC_WINDOW characters): bounded."""
     text = "[" + "1," * 100
     parser = jsondrip.Parser(backend=backend)
     for char in chars(text):
@@ -262,14 +262,20 @@ def test_doc_holds_the_last_fragments_kept(backend: str) -> None:
         parser.close()
     e = info.value
     assert e.pos == len(text)
-    assert e.doc == text[-KEPT_FRAGMENTS:] and e.doc_start == len(text) - KEPT_FRAGMENTS
+    assert e.doc == text[-1:] and e.doc_start == len(text) - 1
     # An error while a fragment is read sees that fragment too.
     parser = jsondrip.Parser(backend=backend)
     for char in chars(text):
         parser.feed(char)
     with pytest.raises(jsondrip.JSONDecodeError) as info:
         parser.feed("2 ]x")
-    assert info.value.doc == text[-KEPT_FRAGMENTS:] + "2 ]x"
+    assert info.value.doc == text[-1:] + "2 ]x"
+    # A long fragment before: its last DOC_WINDOW characters.
+    parser = jsondrip.Parser(backend=backend)
+    parser.feed("[" + "1," * 2000)
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        parser.feed("]")
+    assert info.value.doc == ("1," * 2000)[-DOC_WINDOW:] + "]"
 
 
 def test_max_size_error_has_the_same_doc_on_both_backends(backend: str) -> None:

@@ -99,18 +99,15 @@ pub struct ParseError {
     pub expected: Option<&'static str>,
     /// The text around `pos` (UTF-8, or WTF-8 where a str held lone surrogates): at most
     /// [`DOC_WINDOW`] characters either side of it, of what the stream still had (the fragment
-    /// being read and the last [`KEPT_FRAGMENTS`] before it, each to its last DOC_WINDOW).
+    /// being read, and the last DOC_WINDOW characters of the one before it).
     pub doc: Vec<u8>,
     /// The position of `doc`'s first character in the stream.
     pub doc_start: u64,
 }
 
-/// At most this many characters either side of the position go into [`ParseError::doc`].
+/// At most this many characters either side of the position go into [`ParseError::doc`]; a
+/// stream keeps at most this many of the fragment before the one it reads.
 pub const DOC_WINDOW: usize = 1024;
-
-/// How many fragments a stream keeps (each to its last DOC_WINDOW characters) for
-/// [`ParseError::doc`]: memory bounded whatever the stream's length.
-pub const KEPT_FRAGMENTS: usize = 16;
 
 impl ParseError {
     /// True when the text was a valid prefix of a document, only cut short.

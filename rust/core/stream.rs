@@ -2,10 +2,11 @@
 //! `src/jsondrip/twin/stream.py`.
 //!
 //! Holds back a code point cut between fragments, skips a BOM at the start of a bytes
-//! stream, enforces `max_size`, stays failed after an error, and keeps the last fragments read
-//! (a bounded amount) so that an error can show the text around its position.
+//! stream, enforces `max_size`, stays failed after an error, and keeps the last fragment read
+//! (at most DOC_WINDOW characters of it) so that an error can show the text around its
+//! position.
 
-use super::error::{Dialect, ErrorKind, Failure, ParseError, DOC_WINDOW, KEPT_FRAGMENTS};
+use super::error::{Dialect, ErrorKind, Failure, ParseError, DOC_WINDOW};
 use super::machine::{count_chars, Halt, Machine, Mode};
 use super::sink::Sink;
 
@@ -20,17 +21,9 @@ pub struct Stream {
     at_start: bool,
     error: Option<ParseError>,
     closed: bool,
-    /// The last fragments read, each to its last DOC_WINDOW characters, for an error's `doc`:
-    /// a ring of at most KEPT_FRAGMENTS, `next` the slot the next one takes.
-    kept: Vec<Kept>,
-    next: usize,
-}
-
-/// A fragment kept for an error's `doc`: its last DOC_WINDOW characters, and whether that is
-/// less than the whole fragment (then nothing older joins it).
-struct Kept {
-    text: Vec<u8>,
-    cut: bool,
+    /// The last fragment read (its last DOC_WINDOW characters), for an error's `doc`; a
+    /// copy per fragment costs little, more history costs every small feed (measured).
+    last: Vec<u8>,
 }
 
 /// The byte index where the last `chars` characters of `text` start.
@@ -81,8 +74,7 @@ impl Stream {
             at_start: true,
             error: None,
             closed: false,
-            kept: Vec::new(),
-            next: 0,
+            last: Vec::new(),
         }
     }
 
@@ -126,25 +118,11 @@ impl Stream {
     }
 
     /// The text read around `pos`: at most DOC_WINDOW characters either side, of what the
-    /// stream still has (the fragment being read, and before it the fragments kept, back to
-    /// the first one kept cut), and the position of its first character. A position before all
-    /// of that (a string opened long before the end) gets the last DOC_WINDOW characters.
+    /// stream still has (the fragment being read, and before it the last one read), and the
+    /// position of its first character. A position before all of that (a string opened long
+    /// before the end) gets the last DOC_WINDOW characters.
     fn window(&self, pos: u64, current: &[u8]) -> (Vec<u8>, u64) {
-        let count = self.kept.len();
-        let mut older: Vec<&[u8]> = Vec::new();
-        for back in 0..count {
-            let kept = &self.kept[(self.next + count - 1 - back) % count];
-            older.push(&kept.text);
-            if kept.cut {
-                break;
-            }
-        }
-        let mut text: Vec<u8> = older
-            .iter()
-            .rev()
-            .flat_map(|piece| piece.iter())
-            .copied()
-            .collect();
+        let mut text = self.last.clone();
         text.extend_from_slice(current);
         // The machine has counted `current` already, whether or not it read all of it.
         let end = self.machine.offset;
@@ -170,17 +148,8 @@ impl Stream {
         } else {
             0
         };
-        if self.kept.len() < KEPT_FRAGMENTS {
-            self.kept.push(Kept {
-                text: Vec::new(),
-                cut: false,
-            });
-        }
-        let slot = &mut self.kept[self.next];
-        slot.text.clear();
-        slot.text.extend_from_slice(&text[from..]);
-        slot.cut = from > 0;
-        self.next = (self.next + 1) % KEPT_FRAGMENTS;
+        self.last.clear();
+        self.last.extend_from_slice(&text[from..]);
     }
 
     fn halt(&mut self, halt: Halt, current: &[u8], expected: Option<&'static str>) -> Failure {

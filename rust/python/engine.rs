@@ -1,6 +1,8 @@
 //! `NativeEngine`: one JSON stream, driven from Python. Twin: `src/jsondrip/twin/stream.py`'s
 //! `PythonEngine`; `jsondrip.Parser` wraps either.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -9,6 +11,29 @@ use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
 use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
+
+/// The running interpreter's json dialect (two flags), told once at import by
+/// `jsondrip._backends` through [`set_dialect`].
+static DIALECT: AtomicU8 = AtomicU8::new(0);
+
+/// Sets the json dialect of every engine made after it without one of its own: whether json
+/// reports a trailing comma (3.13+), and a whole escape that ends the text as unterminated.
+#[pyfunction]
+pub fn set_dialect(trailing_comma: bool, escape_at_end_unterminated: bool) {
+    let bits = trailing_comma as u8 | (escape_at_end_unterminated as u8) << 1;
+    DIALECT.store(bits, Ordering::Relaxed);
+}
+
+fn dialect_of(flags: Option<(bool, bool)>) -> Dialect {
+    let (trailing_comma, escape_at_end_unterminated) = flags.unwrap_or_else(|| {
+        let bits = DIALECT.load(Ordering::Relaxed);
+        (bits & 1 != 0, bits & 2 != 0)
+    });
+    Dialect {
+        trailing_comma,
+        escape_at_end_unterminated,
+    }
+}
 
 static MISSING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static DECODE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -131,12 +156,12 @@ impl NativeEngine {
 #[pymethods]
 impl NativeEngine {
     #[new]
-    #[pyo3(signature = (*, mode, max_depth, max_size, dialect = (false, false)))]
+    #[pyo3(signature = (*, mode, max_depth, max_size, dialect = None))]
     fn new(
         mode: &str,
         max_depth: usize,
         max_size: Option<u64>,
-        dialect: (bool, bool),
+        dialect: Option<(bool, bool)>,
     ) -> PyResult<Self> {
         let mode = match mode {
             "stable" => Mode::Stable,
@@ -148,13 +173,7 @@ impl NativeEngine {
             }
         };
         Ok(NativeEngine {
-            stream: Stream::with_dialect(mode, max_depth, max_size, {
-                let (trailing_comma, escape_at_end_unterminated) = dialect;
-                Dialect {
-                    trailing_comma,
-                    escape_at_end_unterminated,
-                }
-            }),
+            stream: Stream::with_dialect(mode, max_depth, max_size, dialect_of(dialect)),
             builder: Builder::new(),
             failed: None,
         })

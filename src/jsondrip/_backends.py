@@ -13,6 +13,8 @@ try:
     from . import _native
 except ImportError:  # the extension did not build; the tests refuse to run without it
     _native = None  # type: ignore[assignment]
+else:
+    _native.set_dialect(*DIALECT)
 
 STREAMING = ("native", "python")
 MODES = ("stable", "jiter")
@@ -78,10 +80,10 @@ def make_engine(backend: str, mode: str, max_depth: int, max_size: int | None) -
         raise ValueError("max_depth must be at least 1")
     if max_size is not None and max_size < 0:
         raise ValueError("max_size must be None or at least 0")
+    # Both engines speak the running interpreter's json dialect (told once, below and in the
+    # twin's stream.py), so making one costs nothing for it.
     if backend == "native":
-        return _native.NativeEngine(
-            mode=mode, max_depth=max_depth, max_size=max_size, dialect=DIALECT
-        )
+        return _native.NativeEngine(mode=mode, max_depth=max_depth, max_size=max_size)
     from .twin import PythonEngine
 
-    return PythonEngine(mode=mode, max_depth=max_depth, max_size=max_size, dialect=DIALECT)
+    return PythonEngine(mode=mode, max_depth=max_depth, max_size=max_size)

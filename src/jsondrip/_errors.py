@@ -6,10 +6,7 @@ import json
 
 DOC_WINDOW = 1024
 """A streaming parser's error keeps at most this many characters either side of its position
-in `doc` (rust/core/error.rs has the same constants)."""
-KEPT_FRAGMENTS = 16
-"""A streaming parser keeps the last this many fragments it read for an error's `doc` (each
-to its last DOC_WINDOW characters)."""
+in `doc`, and of the fragment before the one it reads (rust/core/error.rs has the same)."""
 
 
 class JSONDecodeError(json.JSONDecodeError):
@@ -19,8 +16,8 @@ class JSONDecodeError(json.JSONDecodeError):
     `msg`, `pos`, `lineno` and `colno` are what `json.loads` gives for the same text. `doc` is
     the text the position refers to: the whole document for `loads`; for a streaming parser,
     which does not keep what it has read, the text around the position that it still has (at
-    most `DOC_WINDOW` characters either side, from the fragment being read and the last
-    `KEPT_FRAGMENTS` before it: see docs/semantics.md), and `doc_start` is the stream position
+    most `DOC_WINDOW` characters either side, from the fragment being read and the one before
+    it: see docs/semantics.md), and `doc_start` is the stream position
     of `doc[0]` (0 when `doc` is the whole text), so the character at fault is
     `doc[pos - doc_start]`.
     """

@@ -3,25 +3,27 @@ rust/python/engine.rs.
 
 It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
 the start of a bytes stream), enforces `max_size`, keeps the parser failed after an error, and
-keeps the last KEPT_FRAGMENTS fragments read so that an error can show the text around its
-position (the Rust stream copies each one's last DOC_WINDOW characters; here a reference costs
-less, and an error trims them the same way).
+keeps the last fragment read so that an error can show the text around its position (the Rust
+stream copies its last DOC_WINDOW characters; here a reference costs less, and an error trims
+it the same way).
 """
 
 from __future__ import annotations
 
 import codecs
-import collections
 import copy
 from typing import Any, Union
 
 from .._changes import Change
-from .._errors import DOC_WINDOW, KEPT_FRAGMENTS, IncompleteJSONError, JSONDecodeError
+from .._dialect import DIALECT
+from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
 from .errors import Dialect, ErrorKind, MachineError
 from .machine import Machine
 
 Chunk = Union[str, bytes, bytearray, memoryview]
+RUNNING = Dialect(*DIALECT)
+"""The running interpreter's json dialect: an engine's unless it is given another."""
 IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
 BOM = codecs.BOM_UTF8
 
@@ -44,8 +46,7 @@ class PythonEngine:
         "closed",
         "error",
         "give",
-        "keep",
-        "kept",
+        "last",
         "machine",
         "max_size",
         "pending",
@@ -60,18 +61,16 @@ class PythonEngine:
         mode: str,
         max_depth: int,
         max_size: int | None,
-        dialect: tuple[bool, bool] = (False, False),
+        dialect: tuple[bool, bool] | None = None,
     ) -> None:
         self.builder = Builder()
         self.machine = Machine(
             self.builder,
             jiter_mode=mode == "jiter",
             max_depth=max_depth,
-            dialect=Dialect(*dialect),
+            dialect=RUNNING if dialect is None else Dialect(*dialect),
         )
-        # The last fragments read, for an error's `doc`.
-        self.kept: collections.deque[str] = collections.deque(maxlen=KEPT_FRAGMENTS)
-        self.keep = self.kept.append
+        self.last = ""  # the last fragment read, for an error's `doc`
         self.max_size = max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
         self.error: Exception | None = None  # the parser stays failed after any error
@@ -145,17 +144,10 @@ class PythonEngine:
 
     def _window(self, pos: int, current: str) -> tuple[str, int]:
         """The text read around `pos`: at most DOC_WINDOW characters either side, of what the
-        parser still has (the fragment being read, and before it the fragments kept, each to
-        its last DOC_WINDOW characters, back to the first one cut), and the position of its
-        first character. A position before all of that (a string opened long before the end)
-        gets the last DOC_WINDOW characters."""
-        older = []
-        for piece in reversed(self.kept):
-            if len(piece) > DOC_WINDOW:
-                older.append(piece[-DOC_WINDOW:])
-                break
-            older.append(piece)
-        text = "".join(reversed(older)) + current
+        parser still has (the fragment being read, and before it the last DOC_WINDOW
+        characters of the last one read), and the position of its first character. A position
+        before all of that (a string opened long before the end) gets the last DOC_WINDOW."""
+        text = self.last[-DOC_WINDOW:] + current
         end = self.machine.offset  # the machine has counted `current`, read or not
         start = end - min(len(text), end)
         first, last = max(pos - DOC_WINDOW, start), min(pos + DOC_WINDOW, end)
@@ -183,7 +175,7 @@ class PythonEngine:
         except Exception as e:  # a value Python refuses (an int past the digit limit)
             self._fail(e)
             raise
-        self.keep(text)
+        self.last = text
         if over:
             self._raise(ErrorKind.MaxSize, limit, limit)
 
@@ -230,7 +222,7 @@ class PythonEngine:
                 except Exception as e:  # a value Python refuses (an int past the digit limit)
                     self._fail(e)
                     raise
-                self.keep(chunk)
+                self.last = chunk
             else:
                 self._feed_other(chunk)
             builder = self.builder
