@@ -5,6 +5,7 @@ mod builder;
 mod changes;
 mod dicts;
 mod engine;
+mod envelope;
 mod gc;
 mod keys;
 mod loads;
@@ -21,6 +22,7 @@ use pyo3::prelude::*;
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
     m.add_function(wrap_pyfunction!(engine::set_dialect, m)?)?;
+    m.add_class::<envelope::ChunkMatcher>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())
 }

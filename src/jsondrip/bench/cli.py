@@ -15,14 +15,17 @@ from typing import Any
 
 __all__ = ["DESCRIPTION", "HELP", "configure", "run"]
 
-HELP = 'compare jsondrip with its peers, streaming and one-shot (pip install "jsondrip[bench]")'
+HELP = "compare jsondrip with its peers, streaming and one-shot (needs the bench extra)"
 DESCRIPTION = (
     "Time jsondrip and its peers (jsonriver, jiter, partial-json-parser, partialjson, json_repair; "
     "orjson, msgspec, json for one-shot loads) on streams read after every chunk and on whole "
     "documents, check every final value against json.loads, and write results.md, summary.md, "
     "results.json and PNG plots into --out. A peer that is not installed is reported as such."
 )
-INSTALL_HINT = 'the benchmark needs its extra: pip install "jsondrip[bench]"'
+INSTALL_HINT = (
+    "the benchmark needs its extra (no release is published yet): from a clone, "
+    'pip install ".[bench]"; from a built wheel, pip install "jsondrip-<version>-<tags>.whl[bench]"'
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +54,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the shared corpus (its bench/ folder has the one-shot documents; default: "
         "$JSONDRIP_CORPUS or ../shared/corpus; without one, generated documents are used)",
+    )
+    parser.add_argument(
+        "--schema",
+        action="store_true",
+        help="only the typed-streaming comparison: jsondrip with a schema against pydantic's "
+        "allow_partial and instructor-style re-validation per chunk (needs pydantic and jiter)",
     )
     parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # for the tests
 
@@ -127,6 +136,11 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark, write its files into `args.out`, print the summary table."""
     from ..cli.errors import UsageError, write_text
 
+    if args.schema:
+        from . import schema
+
+        write_text(sys.stdout, schema.report(schema.measure(repeats=3)))
+        return 0
     try:
         import matplotlib  # noqa: F401
     except ImportError as error:
