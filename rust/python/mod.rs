@@ -5,6 +5,7 @@ mod builder;
 mod changes;
 mod dicts;
 mod engine;
+mod gc;
 mod keys;
 mod loads;
 
