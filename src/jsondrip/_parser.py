@@ -82,7 +82,11 @@ def parse_partial(data: Chunk, *, mode: str = "stable", backend: str | None = No
     Raises `JSONDecodeError` only if the text cannot be the start of a valid document.
     With `backend="jiter"` (mode "jiter" only), jiter itself is called.
     """
-    name = _backends.resolve(backend, streaming=False)
+    # Only an explicit choice (backend= or $JSONDRIP_BACKEND) gets jiter: by default a streaming
+    # backend answers, as `Parser` would (jiter cannot give mode "stable"; without the native
+    # backend the one-shot default would otherwise be jiter).
+    explicit = backend is not None or bool(_backends.env_backend())
+    name = _backends.resolve(backend, streaming=not explicit)
     if name == "jiter":
         return _jiter_partial(data, mode)
     parser = Parser(mode=mode, backend=name)
