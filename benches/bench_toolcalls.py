@@ -1,17 +1,24 @@
-"""Tool-call previews: ToolCallAccumulator.feed_sse against jiter re-parsing at every fragment.
+"""Tool-call previews: ToolCallAccumulator against jiter re-parsing, and against the floor.
 
-    python benches/bench_toolcalls.py [--format anthropic|openai-chat] [--repeats N]
+    python benches/bench_toolcalls.py [--format NAME ...] [--repeats N]
 
 A 64 KB tool-call argument (a list of small records, the shape an agent's structured argument
-has) is cut into 20-byte fragments and wrapped as a real SSE stream. jsondrip feeds each SSE
-event to `ToolCallAccumulator.feed_sse` and reads the preview of every `ToolCallDelta`. The
-baseline does what the OpenAI and Anthropic SDKs do per fragment: append the fragment to the
-accumulated arguments and re-parse all of them with `jiter.from_json(..., partial_mode=
-"trailing-strings")` (the baseline gets the fragments for free: its SSE and event decoding is
-not timed, which only favours it). Both are timed in the same run, best of `--repeats`; the
-ratio is printed with pass/fail against the 50x target, and a 64 KB single-string argument
-is reported for information (jiter copies a string fast, so the ratio there is smaller).
-Exit status 0 either way: a report, not a gate.
+has) is cut into 20-byte fragments, each one event of the format as its provider streams it:
+an SSE event for `anthropic`, `openai-chat` and `gemini` (Vertex AI `partialArgs`: one piece
+per leaf, long strings in 20-character pieces, in the real envelope), a boto3 dict for
+`bedrock` (`feed`) and a JSON line for `bedrock-lines` (`feed_lines`). jsondrip reads each
+event and the preview of every `ToolCallDelta`. Two references, timed in the same run (best of
+`--repeats`):
+
+- jiter re-parse: what the OpenAI and Anthropic SDKs do per fragment, append it to the
+  accumulated arguments and re-parse them all with `jiter.from_json(..., partial_mode=
+  "trailing-strings")` (its event decoding is not timed, which only favours it). Target:
+  jsondrip at least 50x faster.
+- the floor: `orjson.loads` of each event's JSON text alone, nothing else (no SSE framing, no
+  routing, no parsing of the arguments). Target: jsondrip within 3x of it.
+
+A 64 KB single-string argument is reported for information (jiter copies a string fast, so
+the ratio there is smaller). Exit status 0 either way: a report, not a gate.
 """
 
 from __future__ import annotations
@@ -23,13 +30,23 @@ import time
 from typing import Any, Callable
 
 import jiter
+import orjson
 
 import jsondrip
 from jsondrip.toolcalls import ToolCallAccumulator, ToolCallDelta
+from jsondrip.toolcalls.partial_args import PartialArgsWriter
 
 SIZE = 64 * 1024
 FRAGMENT = 20
-TARGET = 50.0
+TARGET = 50.0  # jiter re-parse / jsondrip, at least
+FLOOR_TARGET = 3.0  # jsondrip / orjson floor, at most
+FORMATS = ("anthropic", "openai-chat", "gemini", "bedrock", "bedrock-lines")
+VERTEX_ENVELOPE = {
+    "usageMetadata": {"trafficType": "ON_DEMAND"},
+    "modelVersion": "gemini-3.1-pro-preview",
+    "createTime": "2026-04-07T16:49:58.333958Z",
+    "responseId": "tjXVaYaxFISTq8YP_MWiyAo",
+}
 
 
 def records_argument(size: int = SIZE) -> str:
@@ -59,25 +76,44 @@ def fragments(text: str) -> list[str]:
     return [text[i : i + FRAGMENT] for i in range(0, len(text), FRAGMENT)]
 
 
-def sse_events(parts: list[str], fmt: str) -> list[bytes]:
-    """Each fragment as one SSE event of the format, with its start and stop events."""
-    out: list[bytes] = []
+class Stream:
+    """One format's events for an argument: what jsondrip is fed, each event's JSON text (the
+    floor decodes those), and the argument text each event adds (the jiter baseline's
+    fragments)."""
 
-    def add(obj: Any, event: str | None = None) -> None:
-        head = f"event: {event}\n" if event else ""
-        out.append(f"{head}data: {json.dumps(obj)}\n\n".encode())
+    def __init__(self, fmt: str, text: str) -> None:
+        self.fmt = fmt
+        self.feeds: list[Any] = []  # bytes (SSE, JSON lines) or dicts (boto3)
+        self.payloads: list[bytes] = []  # each event's JSON, for the floor
+        if fmt == "gemini":
+            self.fragments = self._gemini(json.loads(text))
+        else:
+            self.fragments = fragments(text)
+            getattr(self, "_" + fmt.replace("-lines", "").replace("-", "_"))(self.fragments)
 
-    if fmt == "anthropic":
-        add({"type": "message_start", "message": {"id": "msg_1", "type": "message"}}, "x")
+    def add(self, obj: Any, event: str | None = None) -> None:
+        payload = json.dumps(obj)
+        self.payloads.append(payload.encode())
+        if self.fmt == "bedrock":
+            self.feeds.append(obj)
+        elif self.fmt == "bedrock-lines":
+            self.feeds.append(f"{payload}\n".encode())
+        else:
+            head = f"event: {event}\n" if event else ""
+            self.feeds.append(f"{head}data: {payload}\n\n".encode())
+
+    def _anthropic(self, parts: list[str]) -> None:
+        self.add({"type": "message_start", "message": {"id": "msg_1", "type": "message"}}, "x")
         block = {"type": "tool_use", "id": "toolu_1", "name": "save", "input": {}}
-        add({"type": "content_block_start", "index": 0, "content_block": block}, "x")
+        self.add({"type": "content_block_start", "index": 0, "content_block": block}, "x")
         for part in parts:
             delta = {"type": "input_json_delta", "partial_json": part}
-            add({"type": "content_block_delta", "index": 0, "delta": delta}, "x")
-        add({"type": "content_block_stop", "index": 0}, "x")
-        add({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}, "x")
-        add({"type": "message_stop"}, "x")
-    else:
+            self.add({"type": "content_block_delta", "index": 0, "delta": delta}, "x")
+        self.add({"type": "content_block_stop", "index": 0}, "x")
+        self.add({"type": "message_delta", "delta": {"stop_reason": "tool_use"}}, "x")
+        self.add({"type": "message_stop"}, "x")
+
+    def _openai_chat(self, parts: list[str]) -> None:
         base = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
@@ -86,26 +122,84 @@ def sse_events(parts: list[str], fmt: str) -> list[bytes]:
 
         first = {"index": 0, "id": "call_1", "type": "function"}
         first["function"] = {"name": "save", "arguments": ""}
-        add(chunk({"role": "assistant", "tool_calls": [first]}))
+        self.add(chunk({"role": "assistant", "tool_calls": [first]}))
         for part in parts:
-            add(chunk({"tool_calls": [{"index": 0, "function": {"arguments": part}}]}))
-        add(chunk({}, "tool_calls"))
-        out.append(b"data: [DONE]\n\n")
-    return out
+            self.add(chunk({"tool_calls": [{"index": 0, "function": {"arguments": part}}]}))
+        self.add(chunk({}, "tool_calls"))
+        self.feeds.append(b"data: [DONE]\n\n")
+
+    def _bedrock(self, parts: list[str]) -> None:
+        self.add({"messageStart": {"role": "assistant"}})
+        start = {"toolUse": {"toolUseId": "tooluse_1", "name": "save"}}
+        self.add({"contentBlockStart": {"contentBlockIndex": 0, "start": start}})
+        for part in parts:
+            delta = {"toolUse": {"input": part}}
+            self.add({"contentBlockDelta": {"contentBlockIndex": 0, "delta": delta}})
+        self.add({"contentBlockStop": {"contentBlockIndex": 0}})
+        self.add({"messageStop": {"stopReason": "tool_use"}})
+
+    def _gemini(self, value: Any) -> list[str]:
+        """Vertex partialArgs events; returns the text each adds (the writer's, untimed)."""
+
+        def part(call: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            candidate: dict[str, Any] = {
+                "content": {"role": "model", "parts": [{"functionCall": call}]}
+            }
+            if finish:
+                candidate["finishReason"] = finish
+            return {"candidates": [candidate], **VERTEX_ENVELOPE}
+
+        writer = PartialArgsWriter()
+        texts: list[str] = []
+        self.add(part({"name": "save", "willContinue": True}))
+        for piece in leaf_pieces(value, "$"):
+            self.add(part({"partialArgs": [piece], "willContinue": True}))
+            texts.append(writer.feed([piece]))
+        self.add(part({}, "STOP"))
+        texts.append(writer.end())
+        return texts
 
 
-def run_jsondrip(events: list[bytes]) -> Any:
+def leaf_pieces(value: Any, path: str) -> Any:
+    """Vertex-style pieces of a value: one per leaf, strings in FRAGMENT-character pieces."""
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, child in items:
+        where = f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+        if isinstance(child, (dict, list)):
+            yield from leaf_pieces(child, where)
+        elif isinstance(child, str):
+            cuts = list(range(0, len(child), FRAGMENT)) or [0]
+            for at in cuts:
+                more = at + FRAGMENT < len(child)
+                piece = {"jsonPath": where, "stringValue": child[at : at + FRAGMENT]}
+                yield {**piece, "willContinue": True} if more else piece
+        elif isinstance(child, bool):
+            yield {"jsonPath": where, "boolValue": child}
+        elif child is None:
+            yield {"jsonPath": where, "nullValue": "NULL_VALUE"}
+        else:
+            yield {"jsonPath": where, "numberValue": child}
+
+
+def run_jsondrip(stream: Stream) -> Any:
     acc = ToolCallAccumulator()
+    feed = {"bedrock": acc.feed, "bedrock-lines": acc.feed_lines}.get(stream.fmt, acc.feed_sse)
     previews = 0
-    for data in events:
-        for event in acc.feed_sse(data):
+    for data in stream.feeds:
+        for event in feed(data):
             if type(event) is ToolCallDelta:
                 event.preview  # noqa: B018 - the UI reads the preview at every fragment
                 previews += 1
     acc.finish()
     call = acc.tool_calls[0]
-    assert call.complete and previews > 0
+    assert call.complete and previews > 0, call
     return call.arguments
+
+
+def run_floor(payloads: list[bytes]) -> None:
+    loads = orjson.loads
+    for payload in payloads:
+        loads(payload)
 
 
 def run_jiter(parts: list[str]) -> Any:
@@ -127,33 +221,46 @@ def best(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
     return min(times), result
 
 
-def measure(name: str, text: str, fmt: str, repeats: int) -> float:
-    parts = fragments(text)
-    events = sse_events(parts, fmt)
+def measure(name: str, text: str, fmt: str, repeats: int) -> tuple[float, float]:
+    stream = Stream(fmt, text)
     expected = json.loads(text)
-    t_ours, ours = best(lambda: run_jsondrip(events), repeats)
-    t_jiter, theirs = best(lambda: run_jiter(parts), repeats)
+    t_ours, ours = best(lambda: run_jsondrip(stream), repeats)
+    t_jiter, theirs = best(lambda: run_jiter(stream.fragments), repeats)
+    t_floor, _ = best(lambda: run_floor(stream.payloads), repeats)
     assert ours == expected and theirs == expected, "final values differ from json.loads"
-    ratio = t_jiter / t_ours
+    ratio, floor = t_jiter / t_ours, t_ours / t_floor
     print(
-        f"{name:8} {len(text):6} chars, {len(parts)} fragments ({fmt}): "
-        f"jsondrip feed_sse {t_ours * 1e3:7.1f} ms, jiter re-parse {t_jiter * 1e3:7.1f} ms, "
-        f"ratio {ratio:5.1f}x"
+        f"| {fmt} | {name} | {len(stream.payloads)} | {t_ours * 1e3:.1f} ms | "
+        f"{t_jiter * 1e3:.0f} ms | {t_floor * 1e3:.2f} ms | **{ratio:.0f}x** | **{floor:.2f}x** |"
     )
-    return ratio
+    return ratio, floor
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--format", default="anthropic", choices=("anthropic", "openai-chat"))
+    parser.add_argument("--format", nargs="*", default=list(FORMATS), choices=FORMATS)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
     backend = jsondrip.Parser().backend
-    print(f"python {sys.version.split()[0]}, jsondrip backend {backend}, jiter {jiter.__version__}")
-    ratio = measure("records", records_argument(), args.format, args.repeats)
-    measure("string", string_argument(), args.format, args.repeats)
-    verdict = "PASS" if ratio >= TARGET else "FAIL"
-    print(f"target: records ratio >= {TARGET:.0f}x: {verdict} ({ratio:.1f}x)")
+    print(
+        f"python {sys.version.split()[0]}, jsondrip backend {backend}, jiter {jiter.__version__},"
+        f" orjson {orjson.__version__}\n"
+    )
+    print("| format | argument | events | jsondrip | jiter re-parse | orjson floor "
+          "| jiter / jsondrip | jsondrip / floor |")  # fmt: skip
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    results = {
+        fmt: measure("records", records_argument(), fmt, args.repeats) for fmt in args.format
+    }
+    for fmt in args.format:
+        measure("string", string_argument(), fmt, args.repeats)
+    print()
+    for fmt, (ratio, floor) in results.items():
+        verdict = "PASS" if ratio >= TARGET and floor <= FLOOR_TARGET else "FAIL"
+        print(
+            f"{fmt}: records jiter/jsondrip {ratio:.1f}x (>= {TARGET:.0f}x), "
+            f"jsondrip/floor {floor:.2f}x (<= {FLOOR_TARGET:.0f}x): {verdict}"
+        )
     return 0
 
 

@@ -105,13 +105,14 @@ def test_demo_prints_ndjson_when_the_output_is_not_a_terminal() -> None:
     expected = []
     for index, (name, arguments) in enumerate(DEMO_CALLS):
         ids = {"index": index, "id": DEMO_IDS[name], "name": name}
-        expected.append(line(event="tool_call_started", **ids))
+        expected.append(line(event="tool_call_started", **ids, kind="function"))
         text = json.dumps(arguments, ensure_ascii=False)
         assert raw[index] == text
         expected.append(
             line(
                 event="tool_call_done",
                 **ids,
+                kind="function",
                 choice=0,
                 arguments=arguments,
                 raw=text,
@@ -183,7 +184,7 @@ def test_openai_chat_parallel_tool_calls_line_for_line() -> None:
     expected = []
     for kind, index, delta, preview in OPENAI_PARALLEL:
         if kind == "tool_call_started":
-            expected.append(line(event=kind, **calls[index]))
+            expected.append(line(event=kind, **calls[index], kind="function"))
         else:
             expected.append(
                 line(event=kind, **calls[index], arguments_delta=delta, preview=preview)
@@ -200,6 +201,7 @@ def test_openai_chat_parallel_tool_calls_line_for_line() -> None:
             line(
                 event="tool_call_done",
                 **call,
+                kind="function",
                 choice=0,
                 arguments=arguments,
                 raw=raw,
@@ -248,6 +250,7 @@ def test_anthropic_stream_cut_by_the_token_limit_is_not_complete() -> None:
             index=0,
             id="toolu_01EKqbqmZrGRXy18eN7m9kvY",
             name="make_file",
+            kind="function",
             choice=0,
             arguments={
                 "filename": "taxes.txt",
@@ -286,6 +289,7 @@ def test_json_lines_recording_is_detected() -> None:
             index=0,
             id="call_00_ioIn7yN9p1ZOMNpDLwd4MgAF",
             name="weather",
+            kind="function",
             choice=0,
             arguments={"location": "San Francisco"},
             raw='{"location": "San Francisco"}',
@@ -394,3 +398,49 @@ def test_speed_zero_never_sleeps() -> None:
         raise AssertionError("slept")
 
     assert list(paced([(1, 5.0), (2, 5.0)], 0, sleep=sleep)) == [1, 2]
+
+
+NEW_FORMATS = [
+    "gemini_tool-call-with-id_crlf_gemini-3-flash.sse",
+    "vertex-gemini_partial-args_nested-json-paths_gemini-3.1-pro.chunks.jsonl",
+    "bedrock-converse_nova_server-tool-use_tool-result_then-tool-use.chunks.jsonl",
+    "cohere-v2_tool-plan_two-tool-calls.chunks.jsonl",
+    "mistral_tool-call_no-index_whole-args.chunks.jsonl",
+    "gemini-interactions_function-call_arguments-delta.chunks.jsonl",
+]
+
+
+@pytest.mark.parametrize("name", NEW_FORMATS)
+def test_preview_reads_every_provider_format(name: str) -> None:
+    path = corpus_dir("streams") / name
+    result = run("preview", "--json", str(path))
+    assert (result.status, result.stderr) == (0, "")
+    done = [json.loads(t) for t in result.stdout.splitlines() if '"tool_call_done"' in t]
+    acc = jsondrip.ToolCallAccumulator()
+    data = path.read_bytes()
+    acc.feed_sse(data) if path.suffix == ".sse" else acc.feed_lines(data)
+    acc.finish()
+    want = [(c.id, c.name, c.kind, c.arguments, c.raw, c.complete) for c in acc.tool_calls]
+    got = [(d["id"], d["name"], d["kind"], d["arguments"], d["raw"], d["complete"]) for d in done]
+    assert got == want and want and all(c[-1] for c in want)
+
+
+def test_preview_reads_ollama_ndjson_from_standard_input() -> None:
+    lines = [
+        {"model": "m", "created_at": "t", "done": False,
+         "message": {"role": "assistant", "content": "",
+                     "tool_calls": [{"function": {"name": "f", "arguments": {"a": 1}}}]}},
+        {"model": "m", "created_at": "t", "done": True, "done_reason": "stop",
+         "message": {"role": "assistant", "content": "ok"}},
+    ]  # fmt: skip
+    body = "".join(json.dumps(x) + "\n" for x in lines).encode()
+    result = run("preview", "-", stdin=body)
+    events = [json.loads(t) for t in result.stdout.splitlines()]
+    assert [e["event"] for e in events] == [
+        "tool_call_started",
+        "tool_call_delta",
+        "text_delta",
+        "tool_call_done",
+        "stream_done",
+    ]
+    assert (events[3]["arguments"], events[3]["complete"]) == ({"a": 1}, True)

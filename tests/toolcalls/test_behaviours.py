@@ -248,7 +248,7 @@ def test_a_stream_that_just_stops_is_incomplete_not_complete(make_acc) -> None:
     acc = make_acc()
     feed_all(acc, [chat(frag(0, "c", "f", '{"a": '))])
     assert [(c.error, c.complete) for c in acc.tool_calls] == [
-        ("incomplete JSON: the call ended early: Expecting value: line 1 column 7 (char 6)", False)
+        ("incomplete: the stream ended before the provider closed the call", False)
     ]
 
 
@@ -507,13 +507,20 @@ def test_format_detection_and_naming(make_acc) -> None:
         ({"type": "response.created", "response": {}}, "openai-responses"),
         ({"type": "ping"}, "anthropic"),
         ({"type": "message_start", "message": {}}, "anthropic"),
+        ({"candidates": [{"content": {"parts": [{"text": "x"}]}}]}, "gemini"),
+        ({"messageStart": {"role": "assistant"}}, "bedrock"),
+        ({"type": "message-start", "id": "1", "delta": {}}, "cohere"),
+        ({"model": "m", "created_at": "t", "message": {}, "done": False}, "ollama"),
+        ({"event_type": "interaction.created", "interaction": {}}, "gemini-interactions"),
     ]:
         acc = make_acc()
         acc.feed(first)
         assert acc.format == name
     assert make_acc(format="deepseek").format == "openai-chat"
-    with pytest.raises(ValueError, match="unknown format 'gemini'"):
-        make_acc(format="gemini")
+    assert make_acc(format="mistral").format == "openai-chat"
+    assert make_acc(format="vertex").format == "gemini"
+    with pytest.raises(ValueError, match="unknown format 'palm'"):
+        make_acc(format="palm")
     with pytest.raises(ValueError, match="cannot tell the stream format"):
         make_acc().feed({"hello": 1})
     with pytest.raises(TypeError, match="cannot read an event of type int"):

@@ -366,3 +366,60 @@ def test_chunks_framed_any_way_give_the_same_events_at_the_same_time(
     chunks = chunked(texts, seed)
     want = per_chunk_via_decoding(make_acc(format=fmt), chunks)
     assert per_chunk_via_sse(make_acc(format=fmt), chunks) == want
+
+
+def bedrock_delta(part: str, index: int = 1, pad: str | None = None, spaced: bool = False) -> str:
+    body: dict[str, Any] = {"contentBlockIndex": index, "delta": {"toolUse": {"input": part}}}
+    if pad is not None:
+        body["p"] = pad
+    return json.dumps({"contentBlockDelta": body}, separators=None if spaced else (",", ":"))
+
+
+BEDROCK_START = [
+    '{"messageStart":{"role":"assistant"}}',
+    '{"contentBlockStart":{"contentBlockIndex":1,"start":{"toolUse":{"toolUseId":"t","name":"f"}}}}',
+]
+BEDROCK_END = ['{"contentBlockStop":{"contentBlockIndex":1}}', '{"messageStop":{"stopReason":"x"}}']
+BEDROCK_CASES = {
+    "plain": [bedrock_delta(p) for p in ['{"a', '": "x\\"', "\\u00e9", '"}']],
+    "spaced and padded": [
+        bedrock_delta(p, pad="abc", spaced=s) for p, s in [('{"a": ', 0), ('"b', 1), ('"}', 0)]
+    ],
+    "another block, repeated and misleading keys": [
+        bedrock_delta('{"a": 1'),
+        bedrock_delta('{"input": "x"}', index=0),
+        '{"contentBlockDelta":{"contentBlockIndex":1,"delta":{"toolUse":{"input":"x","input":"}"}}}}',
+        bedrock_delta(", "),
+        '{"contentBlockDelta":{"contentBlockIndex":1,"delta":{"toolUse":{"input":"\\"b\\": 2}"}}}}',
+    ],
+    "broken envelope": [
+        bedrock_delta('{"a": 1'),
+        bedrock_delta("}"),
+        '{"contentBlockDelta":{"contentBlockIndex":1,"delta":{"toolUse":{"input":"}"}}}',
+    ],
+}
+
+
+@pytest.mark.parametrize("case", list(BEDROCK_CASES))
+def test_bedrock_lines_shortcut_is_exact(make_acc, case: str) -> None:
+    texts = BEDROCK_START + BEDROCK_CASES[case] + BEDROCK_END
+
+    def via_lines(acc: Any) -> Any:
+        events: list[Any] = []
+        try:
+            for text in texts:
+                events += snapshot(acc.feed_lines(text + "\n"))
+        except ValueError as error:
+            events.append(str(error)[:7])
+        return events + snapshot(acc.finish()), outcome(acc)
+
+    def via_dicts(acc: Any) -> Any:
+        events: list[Any] = []
+        try:
+            for text in texts:
+                events += snapshot(acc.feed(json.loads(text)))
+        except ValueError:
+            events.append("line 5:")
+        return events + snapshot(acc.finish()), outcome(acc)
+
+    assert via_lines(make_acc()) == via_dicts(make_acc())

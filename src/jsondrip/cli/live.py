@@ -109,6 +109,7 @@ class CallView:
     complete: bool = False
     error: str | None = None
     raw: str = ""
+    kind: str = "function"  # "server": the provider ran it
 
 
 @dataclass
@@ -139,7 +140,9 @@ class StreamView:
         if kind.startswith("ToolCall") or kind == "StreamDone":
             self.breaks += 1
         if kind == "ToolCallStarted":
-            self.calls[event.index] = CallView(event.index, event.id, event.name)
+            view = CallView(event.index, event.id, event.name)
+            view.kind = getattr(event, "kind", "function")
+            self.calls[event.index] = view
             self.last_channel = f"call:{event.index}"
         elif kind == "ToolCallDelta":
             call = self.calls.get(event.index)
@@ -155,6 +158,7 @@ class StreamView:
             if call is None:
                 call = self.calls[done.index] = CallView(done.index, done.id, done.name)
             call.done, call.complete, call.error = True, bool(done.complete), done.error
+            call.kind = getattr(done, "kind", "function")
             call.raw = done.raw
             call.size = len(call.raw)
             if done.arguments is not MISSING:
@@ -174,6 +178,8 @@ def _status(call: CallView, interrupted: bool) -> Text:
     """A call's status, in words and colour; an error by its kind only (`truncated by the
     token limit ('max_tokens')`, `invalid JSON`...), the text before its first colon."""
     if call.complete:
+        if call.kind == "server":
+            return Text("✓ complete, run by the provider", style="bold green")
         return Text("✓ complete", style="bold green")
     if call.error:
         return Text(f"✗ {call.error.split(': ', 1)[0]}", style="bold red")

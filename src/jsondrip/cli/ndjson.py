@@ -2,11 +2,13 @@
 
 Every line has an `"event"` key naming the event, then the event's fields:
 
-    {"event": "tool_call_started", "index": 0, "id": "toolu_01...", "name": "write_file"}
+    {"event": "tool_call_started", "index": 0, "id": "toolu_01...", "name": "write_file",
+     "kind": "function"}
     {"event": "tool_call_delta", "index": 0, "id": "toolu_01...", "name": "write_file",
      "arguments_delta": "{\\"pa", "preview": {}}
     {"event": "tool_call_done", "index": 0, "id": "toolu_01...", "name": "write_file",
-     "choice": 0, "arguments": {...}, "raw": "{...}", "error": null, "complete": true}
+     "kind": "function", "choice": 0, "arguments": {...}, "raw": "{...}", "error": null,
+     "complete": true}
     {"event": "text_delta", "text": "...", "choice": 0}
     {"event": "reasoning_delta", "text": "...", "choice": 0}
     {"event": "stream_done", "finish_reason": "tool_use"}
@@ -32,7 +34,17 @@ __all__ = ["dumps", "event_to_dict", "event_to_line", "tool_call_to_dict"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_TOOL_CALL_FIELDS = ("index", "id", "name", "choice", "arguments", "raw", "error", "complete")
+_TOOL_CALL_FIELDS = (
+    "index",
+    "id",
+    "name",
+    "kind",
+    "choice",
+    "arguments",
+    "raw",
+    "error",
+    "complete",
+)
 
 
 def dumps(value: Any, *, indent: int | None = None) -> str:

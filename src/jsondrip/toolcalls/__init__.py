@@ -1,9 +1,11 @@
-"""Live tool-call argument previews from OpenAI and Anthropic streams (sans-IO).
+"""Live tool-call argument previews from LLM provider streams (sans-IO).
 
-`ToolCallAccumulator` takes raw server-sent-event bytes (`feed_sse`) or decoded events
-(`feed`: dicts, JSON text, `openai`/`anthropic` SDK objects) and returns events: a call
-started, a fragment arrived (with a live preview of the arguments), a call is done (once,
-with `complete` saying whether to act on it), text, reasoning, the response ended.
+`ToolCallAccumulator` takes raw server-sent-event bytes (`feed_sse`), newline-delimited JSON
+(`feed_lines`) or decoded events (`feed`: dicts, JSON text, SDK objects) from OpenAI (Chat
+Completions and compatible servers, Responses), Anthropic, Gemini / Vertex AI, Bedrock,
+Cohere and Ollama, and returns events: a call started, a fragment arrived (with a live preview
+of the arguments), a call is done (once, with `complete` saying whether to act on it and
+`kind` who runs it), text, reasoning, the response ended.
 """
 
 from .accumulator import ToolCallAccumulator

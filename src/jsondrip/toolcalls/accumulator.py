@@ -23,9 +23,15 @@ from typing import Any, Callable
 
 from .. import Parser, loads
 from .anthropic import AnthropicHandler
+from .bedrock import BedrockHandler
 from .calls import CallTable
+from .cohere import CohereHandler
 from .events import Event, ToolCall
-from .formats import DONE, FormatHandler, as_event, canonical_format, detect_format
+from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
+from .gemini import GeminiHandler
+from .google_interactions import InteractionsHandler
+from .lines import LineSplitter
+from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
 from .shortcut import EnvelopeShortcut
@@ -37,15 +43,22 @@ HANDLERS: dict[str, type[FormatHandler]] = {
     "openai-chat": OpenAIChatHandler,
     "openai-responses": OpenAIResponsesHandler,
     "anthropic": AnthropicHandler,
+    "gemini": GeminiHandler,
+    "gemini-interactions": InteractionsHandler,
+    "bedrock": BedrockHandler,
+    "cohere": CohereHandler,
+    "ollama": OllamaHandler,
 }
 ABORTED = "aborted: the stream was cut before the call was complete"
 
 
 class ToolCallAccumulator:
-    """Live tool-call argument previews from an OpenAI or Anthropic stream.
+    """Live tool-call argument previews from an LLM provider's stream.
 
-    `format`: `"auto"`, `"openai-chat"` (also `"deepseek"` and other OpenAI-compatible
-    providers), `"openai-responses"` or `"anthropic"`. `max_arguments_size`: the most
+    `format`: `"auto"` (told by the first event that says), `"openai-chat"` (also Mistral,
+    DeepSeek, Groq, xAI and other OpenAI-compatible servers), `"openai-responses"`,
+    `"anthropic"`, `"gemini"` (Gemini API and Vertex AI), `"gemini-interactions"`,
+    `"bedrock"` (ConverseStream), `"cohere"` (v2 chat) or `"ollama"`. `max_arguments_size`: the most
     characters of arguments one call may have (None: no limit); past it the call ends with a
     `too large` error and its text is dropped. `idle_timeout`: seconds a call may wait for its
     next fragment (None: forever). `clock`: the time source, in seconds.
@@ -81,6 +94,7 @@ class ToolCallAccumulator:
             self._set_handler(HANDLERS[self.format](self._table))
         sse_limit = None if max_arguments_size is None else 2 * max_arguments_size + (1 << 20)
         self._sse = SSEDecoder(max_event_size=sse_limit)
+        self._lines = LineSplitter(max_line_size=sse_limit)
         self._ended: str | None = None  # None, "finish()" or "abort()"
 
     @property
@@ -138,9 +152,38 @@ class ToolCallAccumulator:
         if type(event) is dict:
             self._dispatch(event)
 
+    def feed_lines(self, data: bytes | bytearray | memoryview | str) -> list[Event]:
+        """Read newline-delimited JSON (Ollama's `/api/chat`, JSON-lines recordings of any
+        format), bytes or str cut anywhere; return the new events. Blank lines are skipped,
+        `[DONE]` ends an OpenAI response; a line that is not a JSON object is a ValueError
+        naming its line number."""
+        self._check()
+        lines = self._lines
+        if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
+            # the common chunk: one whole line; decoded at once (it ends in ASCII)
+            lines.count_one()
+            text = data.decode("utf-8", "replace").rstrip("\r\n")
+            found = [(lines.number, text)] if text.strip() else []
+        else:
+            found = lines.feed(data)
+        for number, line in found:
+            shortcut = self._shortcut
+            if shortcut is None or not shortcut.match(line):  # see shortcut.py
+                self._line(number, line)
+        return self._drain()
+
+    def _line(self, number: int, line: str) -> None:
+        try:
+            event = as_event(line)
+        except (ValueError, TypeError) as error:
+            raise ValueError(f"line {number}: {error}") from None
+        self._dispatch(event)
+
     def feed(self, event: Any) -> list[Event]:
-        """Read one decoded event: a dict, JSON text (or `[DONE]`), or an `openai` /
-        `anthropic` SDK object; return the new events."""
+        """Read one decoded event: a dict (boto3's ConverseStream events are dicts), JSON
+        text (or `[DONE]`), or an SDK object (`openai`, `anthropic`, `google-genai`, `cohere`,
+        `ollama`; duck-typed, never imported); return the new events. A raw SSE body is a
+        ValueError that names `feed_sse`."""
         self._check()
         self._dispatch(as_event(event))
         return self._drain()
@@ -152,6 +195,8 @@ class ToolCallAccumulator:
         self._expire()
         self._ended = "finish()"
         self._sse.close()
+        for number, line in self._lines.close():  # a last line without its newline
+            self._line(number, line)
         if self._handler is not None:
             self._handler.finish()
         return self._drain()
@@ -195,11 +240,17 @@ class ToolCallAccumulator:
                     return
                 raise ValueError(
                     f"cannot tell the stream format from this event: {_short(event)}; "
-                    "pass format='openai-chat', 'openai-responses' or 'anthropic'"
+                    f"pass format= one of {', '.join(map(repr, FORMATS))}"
                 )
             self.format = name
             handler = self._set_handler(HANDLERS[name](self._table))
-        handler.handle(event)
+        try:
+            handler.handle(event)
+        except (AttributeError, TypeError, KeyError, IndexError) as error:
+            # a field of an unexpected type (a list where an object belongs...): say so
+            raise ValueError(
+                f"malformed {self.format} event ({type(error).__name__}: {error}): {_short(event)}"
+            ) from None
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler

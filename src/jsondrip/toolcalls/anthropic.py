@@ -1,8 +1,12 @@
 """Anthropic Messages events.
 
 `content_block_start` of a `tool_use`, `server_tool_use` or `mcp_tool_use` block starts a call
-(id and name arrive whole); `input_json_delta.partial_json` fragments are its arguments;
-`content_block_stop` closes it. A block whose arguments are not a complete document when it
+(id and name arrive whole; the last two are `kind="server"`: the API ran them);
+`input_json_delta.partial_json` fragments are its arguments; `content_block_stop` closes it.
+A block whose `input` is already in its `content_block_start`, or a `message_start` whose
+`message.content` already holds whole tool blocks (programmatic tool calling), gives its
+input as the arguments (`json.dumps(input, ensure_ascii=False)`); blocks of `message_start`
+are closed by the message's end. A block whose arguments are not a complete document when it
 stops waits for `message_delta.stop_reason`, so that a cut by `max_tokens` is reported as such.
 Block indexes are per message: a new `message_start` (several responses in one stream) starts
 afresh; a replayed `message_start` or `content_block_start` (same id) is ignored.
@@ -14,16 +18,15 @@ afresh; a replayed `message_start` or `content_block_start` (same id) is ignored
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from .calls import CallState
+from .calls import CallState, dump_arguments
 from .formats import FormatHandler
 from .shortcut import FRAGMENT, EnvelopeShortcut
 
 __all__ = ["AnthropicHandler"]
 
-TOOL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+TOOL_BLOCKS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_use": "server"}
 
 
 class AnthropicHandler(FormatHandler):
@@ -69,8 +72,9 @@ class AnthropicHandler(FormatHandler):
             self._message_id = message_id
             self._blocks.clear()
             self._inputs.clear()
-            self._stop_reason = None
+            self._stop_reason = message.get("stop_reason") or None
             self.begin_response()
+            self._given_blocks(message.get("content"))
         elif kind == "message_delta":
             reason = (event.get("delta") or {}).get("stop_reason")
             if reason:
@@ -93,6 +97,18 @@ class AnthropicHandler(FormatHandler):
         if state is not None:
             self.table.append(state, text)
 
+    def _given_blocks(self, content: Any) -> None:
+        """Tool blocks already whole in `message_start`: calls closed by the message's end."""
+        if type(content) is not list:
+            return
+        for position, block in enumerate(content):
+            if type(block) is dict and block.get("type") in TOOL_BLOCKS:
+                self._start_block({"index": position, "content_block": block})
+                given = self._inputs.pop(position, None)
+                state = self._blocks.get(position)
+                if state is not None and given is not None:
+                    self.table.append(state, dump_arguments(given))
+
     def _begin(self) -> None:
         if self.done_sent:
             self.begin_response()
@@ -102,11 +118,12 @@ class AnthropicHandler(FormatHandler):
         index = event.get("index", -1)
         block = event.get("content_block") or {}
         btype = block.get("type")
-        if btype in TOOL_BLOCKS:
+        kind = TOOL_BLOCKS.get(btype)  # type: ignore[arg-type]
+        if kind is not None:
             old = self._blocks.get(index)
             if old is not None and old.call.id == block.get("id"):
                 return  # replayed
-            state = self.table.start(block.get("id"), block.get("name") or "")
+            state = self.table.start(block.get("id"), block.get("name") or "", kind=kind)
             self.table.announce(state)
             self._blocks[index] = state
             given = block.get("input")
@@ -123,16 +140,16 @@ class AnthropicHandler(FormatHandler):
             return
         given = self._inputs.pop(index, None)
         if given and state.size == 0:
-            self.table.append(state, json.dumps(given, ensure_ascii=False))
+            self.table.append(state, dump_arguments(given))
         parser = state.parser
         if parser is None or parser.done or not state.content:
             self.table.close(state, None)
         else:
             state.pending_close = True  # wait for the stop reason: max_tokens or not
 
-    def finish(self) -> None:
-        """The stream ended: end the running message with the stop reason seen, if any."""
-        self.end_response(self._stop_reason)
+    def reason_so_far(self) -> str | None:
+        """The stop reason of the running message, if `message_delta` said it."""
+        return self._stop_reason
 
 
 def _fragment_route(event: dict[str, Any]) -> int | None:

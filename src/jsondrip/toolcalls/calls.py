@@ -7,9 +7,12 @@ module does the rest, the same for every provider:
 - `append` records the raw text (bounded by `max_arguments_size`), strips a markdown fence,
   feeds a stable-mode `jsondrip.Parser` and emits `ToolCallDelta` with the live preview.
   An invalid fragment sets the error at once; the call then takes no more text.
-- `close(call, reason)` ends a call normally: complete if the document is; else the error
-  says why (`truncated by the token limit` when `reason` is one, else `incomplete JSON`).
-  `""` (or only blanks) as the whole arguments gives `{}`: a tool without parameters.
+- `close(call, reason)` ends a call the provider closed (its own close event, or the end of
+  its response): complete if the document is; else the error says why (`truncated by the
+  token limit` when `reason` is one, else `incomplete JSON`). `""` (or only blanks) as the
+  whole arguments gives `{}`: a tool without parameters. Only `close` ever sets `complete`.
+- `cut(call)` ends a call the provider never closed (the stream just stopped): never complete,
+  even when its text happens to be a complete document (a cut can fall right after a `}`).
 - `fail(call, error)` ends a call with an error (aborted, too large, timed out) and releases
   its parser and text.
 
@@ -18,6 +21,7 @@ Every ending goes through `_end`, which emits `ToolCallDone` at most once per ca
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from typing import Any, Callable
@@ -26,12 +30,25 @@ from .. import MISSING, Change, JSONDecodeError, Parser
 from .events import ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
 
-__all__ = ["TRUNCATION_REASONS", "CallState", "CallTable"]
+__all__ = ["INCOMPLETE", "TRUNCATION_REASONS", "CallState", "CallTable", "dump_arguments"]
 
 # finish/stop reasons that mean "the model ran out of tokens" in the supported APIs
 TRUNCATION_REASONS = frozenset(
-    {"length", "max_tokens", "max_output_tokens", "model_context_window_exceeded"}
+    {
+        "length",
+        "max_tokens",
+        "max_output_tokens",
+        "model_context_window_exceeded",
+        "MAX_TOKENS",  # Gemini, Cohere
+    }
 )
+INCOMPLETE = "incomplete: the stream ended before the provider closed the call"
+
+
+def dump_arguments(value: Any) -> str:
+    """The JSON text of arguments a provider sends as an object (Gemini, Ollama, Anthropic
+    input given whole): `json.dumps(value, ensure_ascii=False)`, so `raw` is that text."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 class CallState:
@@ -91,9 +108,11 @@ class CallTable:
 
     # -- starting -------------------------------------------------------------------------
 
-    def start(self, id: str | None, name: str, *, choice: int = 0) -> CallState:
-        """A new call, at the next index; not announced yet."""
-        call = ToolCall(len(self.calls), id, name, choice)
+    def start(
+        self, id: str | None, name: str, *, choice: int = 0, kind: str = "function"
+    ) -> CallState:
+        """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`."""
+        call = ToolCall(len(self.calls), id, name, choice, kind)
         self.calls.append(call)
         state = CallState(call, self._parser_factory(), self.now)
         self.states[call.index] = state
@@ -104,7 +123,7 @@ class CallTable:
         if not state.announced:
             state.announced = True
             call = state.call
-            self.events.append(ToolCallStarted(call.index, call.id, call.name))
+            self.events.append(ToolCallStarted(call.index, call.id, call.name, call.kind))
 
     # -- arguments ------------------------------------------------------------------------
 
@@ -113,6 +132,10 @@ class CallTable:
         call = state.call
         if call.finished or not text:
             return
+        if type(text) is not str:  # arguments sent as an object (some compatible servers)
+            if not isinstance(text, (dict, list)):
+                return
+            text = dump_arguments(text)
         state.last_active = self.now
         if not state.announced:
             self.announce(state)
@@ -228,6 +251,15 @@ class CallTable:
                 else:
                     call.error = f"incomplete JSON: the call ended early: {where}"
         self._end(state)
+
+    def cut(self, state: CallState) -> None:
+        """The stream ended before the provider closed the call: incomplete, text and preview
+        kept. A call the provider closed whose document was incomplete (`pending_close`,
+        waiting for a stop reason) is closed instead, with the error that says why."""
+        if state.pending_close or state.call.error is not None:
+            self.close(state, None)
+        else:
+            self.fail(state, INCOMPLETE, release=False)
 
     def fail(self, state: CallState, error: str, *, release: bool = True) -> None:
         """End a call with `error`; `release` drops its text and preview too."""

@@ -43,9 +43,15 @@ class ToolCall:
       later fragments); `MISSING` before any value began.
     - `raw`: the exact argument text received, every character, fences included.
     - `error`: None, or why the call is unusable; the text starts with one of `invalid JSON`,
-      `incomplete JSON`, `truncated by the token limit`, `aborted`, `too large`, `timed out`.
-    - `complete`: True only when the arguments are a complete valid document and the call was
-      closed normally. Act on a call only when this is True.
+      `incomplete JSON`, `incomplete: the stream ended before the provider closed the call`,
+      `truncated by the token limit`, `aborted`, `too large`, `timed out`.
+    - `complete`: True only when the arguments are a complete valid document AND the provider
+      closed the call (its own close event, or the response's end). Act on a call only when
+      this is True, and only on `kind == "function"` calls.
+    - `kind`: `"function"` for a call of the client's own tools (the client runs it),
+      `"server"` for a call the provider ran itself (Anthropic `server_tool_use` and
+      `mcp_tool_use`, Responses `mcp_call` / `web_search_call` / `code_interpreter_call`,
+      Gemini `executableCode`, Bedrock `server_tool_use`): shown, never to be run again.
     - `choice`: the choice (`n` > 1 in Chat Completions) the call belongs to; 0 elsewhere.
     - `finished`: True once `ToolCallDone` was emitted for it.
     """
@@ -60,14 +66,18 @@ class ToolCall:
         "finished",
         "id",
         "index",
+        "kind",
         "name",
     )
 
-    def __init__(self, index: int, id: str | None, name: str, choice: int = 0) -> None:
+    def __init__(
+        self, index: int, id: str | None, name: str, choice: int = 0, kind: str = "function"
+    ) -> None:
         self.index: int = index
         self.id: str | None = id
         self.name: str = name
         self.choice: int = choice
+        self.kind: str = kind
         self.arguments: Any = MISSING
         self.error: str | None = None
         self.complete: bool = False
@@ -85,19 +95,22 @@ class ToolCall:
 
     def __repr__(self) -> str:
         state = "complete" if self.complete else (self.error or "streaming")
+        kind = "" if self.kind == "function" else f", kind={self.kind!r}"
         return (
             f"ToolCall(index={self.index}, id={self.id!r}, name={self.name!r}, "
-            f"arguments={self.arguments!r}, {state})"
+            f"arguments={self.arguments!r}{kind}, {state})"
         )
 
 
 @_event
 class ToolCallStarted:
-    """A tool call began; `name` is whole (Anthropic, Responses) or as far as it arrived."""
+    """A tool call began; `name` is whole (Anthropic, Responses) or as far as it arrived;
+    `kind` is `"function"` (the client runs it) or `"server"` (the provider ran it)."""
 
     index: int
     id: str | None
     name: str
+    kind: str = "function"
 
 
 @_event

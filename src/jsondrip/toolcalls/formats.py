@@ -1,8 +1,9 @@
 """Which API a stream comes from, and turning any event into a plain dict.
 
 `detect_format` names the format from one event; `as_event` turns JSON text, bytes, a mapping
-or an object of the `openai` / `anthropic` SDKs (duck-typed through `to_dict()` or
-`model_dump()`, never imported) into a dict. `FormatHandler` is the base of the per-format
+or an SDK object (`openai` / `anthropic` through `to_dict()`; google-genai, cohere and ollama
+pydantic models through `model_dump()`; duck-typed, never imported) into a dict. boto3's
+ConverseStream events are dicts already. `FormatHandler` is the base of the per-format
 modules: it owns the text and reasoning routing and the `StreamDone` bookkeeping.
 """
 
@@ -19,14 +20,36 @@ from .think import ThinkSplitter
 
 __all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
 
-FORMATS = ("openai-chat", "openai-responses", "anthropic")
+FORMATS = (
+    "openai-chat",
+    "openai-responses",
+    "anthropic",
+    "gemini",
+    "gemini-interactions",
+    "bedrock",
+    "cohere",
+    "ollama",
+)
 ALIASES = {
     "openai": "openai-chat",
     "chat": "openai-chat",
-    "deepseek": "openai-chat",
     "openai-compatible": "openai-chat",
+    "deepseek": "openai-chat",
+    "mistral": "openai-chat",
+    "groq": "openai-chat",
+    "xai": "openai-chat",
+    "vllm": "openai-chat",
+    "openrouter": "openai-chat",
+    "together": "openai-chat",
+    "llama.cpp": "openai-chat",
+    "cerebras": "openai-chat",
     "responses": "openai-responses",
+    "vertex": "gemini",
+    "google": "gemini",
+    "interactions": "gemini-interactions",
+    "bedrock-converse": "bedrock",
 }
+# the `type` of each event of a format, or its one key (Bedrock), as detection reads them
 ANTHROPIC_TYPES = frozenset(
     {
         "message_start",
@@ -38,6 +61,40 @@ ANTHROPIC_TYPES = frozenset(
         "ping",
     }
 )
+COHERE_TYPES = frozenset(
+    {
+        "message-start",
+        "content-start",
+        "content-delta",
+        "content-end",
+        "tool-plan-delta",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-end",
+        "citation-start",
+        "citation-end",
+        "message-end",
+        "debug",
+    }
+)
+BEDROCK_EXCEPTIONS = frozenset(
+    {
+        "internalServerException",
+        "modelStreamErrorException",
+        "throttlingException",
+        "validationException",
+        "serviceUnavailableException",
+    }
+)
+BEDROCK_EVENTS = BEDROCK_EXCEPTIONS | {
+    "messageStart",
+    "contentBlockStart",
+    "contentBlockDelta",
+    "contentBlockStop",
+    "messageStop",
+    "metadata",
+}
+SSE_PREFIXES = ("data:", "event:", "id:", "retry:", ":")
 
 DONE: dict[str, Any] = {"type": "[DONE]"}  # what `data: [DONE]` becomes
 
@@ -59,10 +116,20 @@ def detect_format(event: Mapping[str, Any]) -> str | None:
             return "anthropic"
         if kind.startswith("response."):
             return "openai-responses"
+        if kind in COHERE_TYPES:
+            return "cohere"
         if kind == "chunk" and "chunk" in event:  # openai's ChatCompletionStream ChunkEvent
             return "openai-chat"
     if event.get("object") == "chat.completion.chunk" or "choices" in event:
         return "openai-chat"
+    if "candidates" in event or "promptFeedback" in event or "prompt_feedback" in event:
+        return "gemini"
+    if isinstance(event.get("event_type"), str):
+        return "gemini-interactions"
+    if len(event) == 1 and next(iter(event)) in BEDROCK_EVENTS:
+        return "bedrock"
+    if "done" in event and ("message" in event or "created_at" in event):
+        return "ollama"
     return None
 
 
@@ -74,7 +141,24 @@ def as_event(event: Any) -> dict[str, Any]:
         text = event.strip() if isinstance(event, str) else bytes(event).strip()
         if text in ("[DONE]", b"[DONE]"):
             return DONE
-        value = loads(text)  # jsondrip's own: the native fast path when built
+        head = text[:6] if isinstance(text, str) else text[:6].decode("utf-8", "replace")
+        if head.startswith(SSE_PREFIXES):
+            raise ValueError(
+                f"this looks like a raw server-sent-event body ({head!r}...): pass it to "
+                "feed_sse(), which takes text/event-stream bytes cut anywhere; feed() takes "
+                "one decoded event (a dict, its JSON text, or an SDK object)"
+            )
+        try:
+            value = loads(text)  # jsondrip's own: the native fast path when built
+        except ValueError as error:
+            if getattr(error, "msg", "") == "Extra data" and (
+                "\n" in text if isinstance(text, str) else b"\n" in text
+            ):
+                raise ValueError(
+                    f"{error}: this looks like several JSON lines: pass them to feed_lines(), "
+                    "which takes newline-delimited JSON cut anywhere"
+                ) from None
+            raise
         if not isinstance(value, dict):
             raise TypeError(f"an event must be a JSON object, not {type(value).__name__}")
         return value
@@ -91,9 +175,11 @@ def as_event(event: Any) -> dict[str, Any]:
         if not callable(dump):
             raise TypeError(
                 f"cannot read an event of type {type(event).__name__}: pass a dict, JSON "
-                "text, or an openai/anthropic SDK object"
+                "text, or an SDK object (openai, anthropic, google-genai, cohere, ollama)"
             )
-        value = dump(by_alias=True, exclude_unset=True)
+        # pydantic models (google-genai, cohere, ollama): camelCase aliases where they have
+        # them, as the REST APIs spell them, and only the fields the server sent
+        value = dump(by_alias=True, exclude_none=True)
     if not isinstance(value, dict):
         raise TypeError(f"{type(event).__name__}.to_dict() did not return a dict")
     return value
@@ -158,9 +244,19 @@ class FormatHandler:
             self.done_sent = True
             self.events.append(StreamDone(reason))
 
+    def reason_so_far(self) -> str | None:
+        """The running response's finish reason, if the stream already said it."""
+        return None
+
     def finish(self) -> None:
-        """The stream ended: end the running response with what is known of its reason."""
-        self.end_response(None)
+        """The stream ended (`finish()`): calls the provider did not close are cut (never
+        complete); the running response ends with the reason seen, if any."""
+        for state in self.table.open_states():
+            self.table.cut(state)
+        self.flush_text()
+        if not self.done_sent:
+            self.done_sent = True
+            self.events.append(StreamDone(self.reason_so_far()))
 
     def abort(self, why: str) -> None:
         """The stream was cut: every open call ends with `why`, keeping its text and preview."""

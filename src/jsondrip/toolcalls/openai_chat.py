@@ -8,8 +8,12 @@ already complete and the fragment names a tool: then it is the next call (provid
 every call at index 0). The first id is kept. A name is assembled once: a fragment equal to the
 name so far is a repeat, one that extends it replaces it, anything else is appended.
 
-`finish_reason` on a choice closes that choice's calls; `data: [DONE]` ends the response.
-`reasoning_content` (DeepSeek) and `reasoning` (vLLM, OpenRouter) become `ReasoningDelta`.
+`finish_reason` on a choice closes that choice's calls; `data: [DONE]` ends the response, and
+so does a chunk with another `id` after a finish reason (Cerebras sends two responses back to
+back without `[DONE]` between them). `reasoning_content` (DeepSeek, xAI) and `reasoning`
+(vLLM, OpenRouter, Groq, Cerebras) become `ReasoningDelta`; so do Mistral's `content` arrays
+of `{"type": "thinking", "thinking": [{"type": "text", "text": ...}]}` parts (their `text`
+parts are text).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ class OpenAIChatHandler(FormatHandler):
         super().__init__(table)
         self._choices: dict[int, _Choice] = {}
         self._reason: str | None = None
+        self._chunk_id: Any = None  # the running response's chunk id
         # `obfuscation`: random padding OpenAI adds to each chunk, never read
         self.shortcut = EnvelopeShortcut(
             "arguments", _arguments_route, self._take_arguments, ignored="obfuscation"
@@ -61,6 +66,11 @@ class OpenAIChatHandler(FormatHandler):
                 self.abort(f"aborted: the API sent an error: {error.get('message', error)}")
                 self.end_response("error")
             return  # a stream helper's derived event (content.delta...): already counted
+        chunk_id = event.get("id")
+        if chunk_id != self._chunk_id and choices:  # (a usage chunk's `choices` is empty)
+            if self._reason is not None and self._chunk_id is not None and not self.done_sent:
+                self.end_response(self._reason)  # a new response after a finished one
+            self._chunk_id = chunk_id
         if self.done_sent:
             self.begin_response()
         for choice in choices:
@@ -71,7 +81,10 @@ class OpenAIChatHandler(FormatHandler):
                 self.reasoning(reasoning, index)
             content = delta.get("content")
             if content:
-                self.text(content, index)
+                if type(content) is list:
+                    self._content_parts(content, index)
+                else:
+                    self.text(content, index)
             tool_calls = delta.get("tool_calls")
             if tool_calls:
                 for fragment in tool_calls:
@@ -82,6 +95,21 @@ class OpenAIChatHandler(FormatHandler):
             reason = choice.get("finish_reason")
             if reason:
                 self._finish_choice(index, reason)
+
+    def _content_parts(self, parts: list[Any], choice: int) -> None:
+        """Mistral's `content` as a list of typed parts: text, and thinking (reasoning)."""
+        for part in parts:
+            if type(part) is not dict:
+                continue
+            if part.get("type") == "thinking":
+                thinking = part.get("thinking")
+                for piece in thinking if type(thinking) is list else [thinking]:
+                    if type(piece) is dict:
+                        piece = piece.get("text")
+                    if isinstance(piece, str):
+                        self.reasoning(piece, choice)
+            elif isinstance(part.get("text"), str):
+                self.text(part["text"], choice)
 
     def _take_arguments(self, route: tuple[int, int], text: str) -> None:
         """A chunk holding one `arguments` fragment, from its skeleton: what `handle` does."""
@@ -161,9 +189,9 @@ class OpenAIChatHandler(FormatHandler):
         if cs.last is not None:
             self.table.close(cs.last, reason)
 
-    def finish(self) -> None:
-        """The stream ended without `[DONE]`: end the response with the reason seen, if any."""
-        self.end_response(self._reason)
+    def reason_so_far(self) -> str | None:
+        """The finish reason seen in the running response."""
+        return self._reason
 
     def end_response(self, reason: str | None) -> None:
         """`[DONE]` or the end of the stream: close what is open, forget the indexes."""

@@ -1,11 +1,20 @@
 """OpenAI Responses API events (also Azure OpenAI).
 
 `response.output_item.added` of a `function_call` item starts a call: its `call_id` is the
-call's id (what the API wants back with the result), not the item's `fc_...` id; `mcp_call`
-items work the same way (their id is the item id). `response.function_call_arguments.delta`
-fragments (found by `item_id`, else `output_index`) are the arguments;
-`response.function_call_arguments.done` or `response.output_item.done` closes the call, and
-their whole `arguments` text wins if the deltas said otherwise (or sent nothing).
+call's id (what the API wants back with the result), not the item's `fc_...` id.
+`response.function_call_arguments.delta` fragments (found by `item_id`, else `output_index`)
+are the arguments; `response.function_call_arguments.done` or `response.output_item.done`
+closes the call, and their whole `arguments` text wins if the deltas said otherwise (or sent
+nothing; xAI sends the whole call in `output_item.added`).
+
+Items the API runs itself are calls of `kind="server"` (shown, never to be run by the client):
+`mcp_call` (its `arguments` stream like a function's; id: the item id), `web_search_call`
+(arguments: its `action`), `file_search_call` (`{"queries": [...]}`),
+`code_interpreter_call` (`{"code": ..., "container_id": ...}`), given whole by
+`output_item.done`; and xAI's server-side tools, sent as `custom_tool_call` items whose JSON
+`input` streams in `custom_tool_call_input.delta` (`XAI_SERVER_TOOLS`). Other
+`custom_tool_call`s (OpenAI custom tools, whose input is free text, not JSON) are not calls
+here.
 
 `response.completed` ends the response; `response.incomplete` ends it with
 `incomplete_details.reason` (`max_output_tokens` marks open calls as truncated);
@@ -19,16 +28,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from .calls import CallState
+from .calls import CallState, dump_arguments
 from .formats import FormatHandler
 
-__all__ = ["OpenAIResponsesHandler"]
+__all__ = ["XAI_SERVER_TOOLS", "OpenAIResponsesHandler"]
 
-CALL_ITEMS = {"function_call": "call_id", "mcp_call": "id"}
-ARG_DELTAS = frozenset(
-    {"response.function_call_arguments.delta", "response.mcp_call_arguments.delta"}
+# item type -> (the field holding the call's id, kind, name when the item has none)
+CALL_ITEMS: dict[str, tuple[str, str, str]] = {
+    "function_call": ("call_id", "function", ""),
+    "mcp_call": ("id", "server", ""),
+    "web_search_call": ("id", "server", "web_search"),
+    "file_search_call": ("id", "server", "file_search"),
+    "code_interpreter_call": ("id", "server", "code_interpreter"),
+    "custom_tool_call": ("call_id", "server", ""),
+}
+# xAI's server-side tools, which its Responses API reports as `custom_tool_call` items
+XAI_SERVER_TOOLS = frozenset(
+    {
+        "x_keyword_search",
+        "x_semantic_search",
+        "x_user_search",
+        "x_thread_fetch",
+        "view_x_video",
+        "view_image",
+        "web_search",
+        "web_search_with_snippets",
+        "browse_page",
+        "code_execution",
+    }
 )
-ARG_DONES = frozenset({"response.function_call_arguments.done", "response.mcp_call_arguments.done"})
+ARG_DELTAS = frozenset(
+    {
+        "response.function_call_arguments.delta",
+        "response.mcp_call_arguments.delta",
+        "response.custom_tool_call_input.delta",
+    }
+)
+ARG_DONES = {
+    "response.function_call_arguments.done": "arguments",
+    "response.mcp_call_arguments.done": "arguments",
+    "response.custom_tool_call_input.done": "input",
+}
 REASONING = frozenset({"response.reasoning_summary_text.delta", "response.reasoning_text.delta"})
 
 
@@ -66,12 +106,12 @@ class OpenAIResponsesHandler(FormatHandler):
         elif kind in ARG_DONES:
             state = self._find(event)
             if state is not None:
-                self._close(state, event.get("arguments"))
+                self._close(state, event.get(ARG_DONES[kind]))
         elif kind == "response.output_item.done":
             item = event.get("item") or {}
             state = self._by_item.get(item.get("id") or "")
             if state is not None:
-                self._close(state, item.get("arguments"))
+                self._close(state, _item_arguments(item))
         elif kind in ("response.created", "response.in_progress"):
             response = event.get("response") or {}
             response_id = response.get("id")
@@ -100,19 +140,24 @@ class OpenAIResponsesHandler(FormatHandler):
 
     def _add_item(self, event: dict[str, Any]) -> None:
         item = event.get("item") or {}
-        id_field = CALL_ITEMS.get(item.get("type"))
+        item_type = item.get("type")
+        found = CALL_ITEMS.get(item_type)  # type: ignore[arg-type]
         item_id = item.get("id") or ""
-        if id_field is None or (item_id and item_id in self._by_item):
+        if found is None or (item_id and item_id in self._by_item):
             return
-        state = self.table.start(item.get(id_field), item.get("name") or "")
+        id_field, call_kind, default_name = found
+        name = item.get("name") or default_name
+        if item_type == "custom_tool_call" and name not in XAI_SERVER_TOOLS:
+            return
+        state = self.table.start(item.get(id_field), name, kind=call_kind)
         self.table.announce(state)
         if item_id:
             self._by_item[item_id] = state
         output_index = event.get("output_index")
         if isinstance(output_index, int):
             self._by_output[output_index] = state
-        arguments = item.get("arguments")
-        if arguments:
+        arguments = item.get("arguments") or item.get("input")
+        if arguments and isinstance(arguments, str):
             self.table.append(state, arguments)
 
     def _find(self, event: dict[str, Any]) -> CallState | None:
@@ -127,3 +172,19 @@ class OpenAIResponsesHandler(FormatHandler):
         if isinstance(arguments, str):
             self.table.replace(state, arguments)
         self.table.close(state, None)
+
+
+def _item_arguments(item: dict[str, Any]) -> Any:
+    """The whole arguments text an `output_item.done` item gives, or None."""
+    item_type = item.get("type")
+    if item_type == "web_search_call":
+        action = item.get("action")
+        return None if action is None else dump_arguments(action)
+    if item_type == "file_search_call":
+        return dump_arguments({"queries": item.get("queries") or []})
+    if item_type == "code_interpreter_call":
+        code = {"code": item.get("code") or "", "container_id": item.get("container_id")}
+        return dump_arguments(code)
+    if item_type == "custom_tool_call":
+        return item.get("input")
+    return item.get("arguments")
