@@ -29,8 +29,11 @@ HOW_TO_NATIVE = (
 )
 
 
-class BuildChoiceError(RuntimeError):
-    """JSONDRIP_BUILD asks for something this machine cannot build."""
+class BuildChoiceError(SystemExit):
+    """JSONDRIP_BUILD asks for something this machine cannot build.
+
+    A SystemExit with its message: the hook's process prints that one line and exits 1, and
+    the installer shows it, without a traceback."""
 
 
 def interpreter_refused() -> str | None:
