@@ -126,6 +126,8 @@ def test_reentry_from_a_finalizer_never_corrupts(backend: str) -> None:
     """A garbage collection run inside a feed calls a `__del__` that feeds the same parser:
     that feed must be refused or land between whole feeds, never inside the running one
     (before the twin had its guard, it put the "x" inside the outer feed's `[1, 2]`)."""
+    if not hasattr(gc, "set_threshold"):
+        pytest.skip("this interpreter's gc has no thresholds to force a collection (PyPy)")
     parser = Parser(backend=backend)
     parser.feed("[")
 
