@@ -62,6 +62,17 @@ def _speed(text: str) -> float:
     return value
 
 
+def _port(text: str) -> int:
+    """`--port`: 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 to 65535, not {text}")
+    return value
+
+
 def _stream_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by `demo` and `preview`."""
     parser.add_argument(
@@ -97,6 +108,19 @@ def _configure_preview(parser: argparse.ArgumentParser) -> None:
         help="how the stream is framed (default: auto, from its first line)",
     )
     _stream_options(parser)
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the live view as a page on 127.0.0.1 instead of drawing it here "
+        "(the replay starts when the page is opened)",
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=0,
+        metavar="N",
+        help="with --web: the port to listen on (default: 0, any free port)",
+    )
 
 
 def _configure_parse(parser: argparse.ArgumentParser) -> None:

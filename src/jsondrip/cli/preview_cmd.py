@@ -106,7 +106,11 @@ def run_demo(args: argparse.Namespace) -> int:
 
 
 def run_preview(args: argparse.Namespace) -> int:
-    """Run `jsondrip preview FILE|-`."""
+    """Run `jsondrip preview FILE|-` (with `--web`: serve the page instead)."""
+    if getattr(args, "web", False):
+        from .web_cmd import run_web
+
+        return run_web(args)
     sink = _make_sink(args)
     source = open_stdin(args.format) if args.file == "-" else open_file(args.file, args.format)
     return show(source, sink, _speed(args))

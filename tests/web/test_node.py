@@ -1,0 +1,189 @@
+"""jsondrip.js under Node's own test runner, against the Python implementation on the same
+change lists: every recorded stream through the accumulator and SSEEncoder, and random
+documents cut at random places (hypothesis), on both backends and both modes."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _web_support import parse_frame, record, run_node, stream_names, wrap
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import jsondrip
+
+M = jsondrip.MISSING
+# (document, changes, the error, the document after the error): the rules of the strict
+# apply_changes, one case per way a change can be wrong
+WRONG: list[tuple[Any, list[list[Any]], str, Any]] = [
+    (
+        M,
+        [["bogus", "", 1]],
+        "unknown change op 'bogus' (at ''): expected add, append, replace or remove",
+        M,
+    ),
+    (
+        {"a": 1},
+        [["add", "/b", 2], ["Add", "/a", 3]],
+        "unknown change op 'Add' (at '/a'): expected add, append, replace or remove",
+        {"a": 1, "b": 2},
+    ),
+    (M, [["append", "", "x"]], "cannot append '': the document has not begun", M),
+    (M, [["replace", "", 1]], "cannot replace '': the document has not begun", M),
+    (M, [["add", "/a", 1]], "cannot add '/a': the document has not begun", M),
+    ({"a": {}}, [["replace", "/x/y", 1]], "cannot replace '/x/y': '/x' does not exist", {"a": {}}),
+    (
+        {"a/c": []},
+        [["replace", "/a~1b/0", 1]],
+        "cannot replace '/a~1b/0': '/a~1b' does not exist",
+        {"a/c": []},
+    ),
+    ({"a": 1}, [["remove", "/b", None]], "cannot remove '/b': no such key", {"a": 1}),
+    ({}, [["append", "/it's", "x"]], 'cannot append "/it\'s": no such key', {}),
+    ([1], [["replace", "/1", 2]], "cannot replace '/1': index 1 is past the end (length 1)", [1]),
+    ([1], [["add", "/2", 2]], "cannot add '/2': index 2 is past the end (length 1)", [1]),
+    ([1], [["add", "/01", 2]], "cannot add '/01': '01' is not an array index", [1]),
+    ([[]], [["replace", "/-", 1]], "cannot replace '/-': '-' is not an array index", [[]]),
+    ([[0]], [["remove", "/0/x", 1]], "cannot remove '/0/x': 'x' is not an array index", [[0]]),
+    (
+        {"a": "s"},
+        [["append", "/a", 1]],
+        "cannot append '/a': append takes a str onto a str, not (str there, int value)",
+        {"a": "s"},
+    ),
+    (
+        [True],
+        [["append", "/0", "x"]],
+        "cannot append '/0': append takes a str onto a str, not (bool there, str value)",
+        [True],
+    ),
+    ({"a": 1}, [["add", "/a/b", 1]], "cannot add '/a/b': int has no members", {"a": 1}),
+    ({"a": None}, [["add", "/a/0", 1]], "cannot add '/a/0': NoneType has no members", {"a": None}),
+    ("s", [["add", "/0", 1]], "cannot add '/0': str has no members", "s"),
+    ({}, [["add", "a", 1]], "a JSON Pointer starts with '/': 'a'", {}),
+]
+ERRORS = [
+    {"doc": wrap(doc), "changes": changes, "message": message, "after": wrap(after)}
+    for doc, changes, message, after in WRONG
+]
+
+
+def python_is_strict() -> bool:
+    """Whether this jsondrip's apply_changes has the strict rules (the friction branch)."""
+    try:
+        jsondrip.apply_changes(M, [jsondrip.Change("bogus", "", 1)])
+    except ValueError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(("doc", "changes", "message", "after"), WRONG)
+def test_the_error_cases_are_pythons(
+    doc: Any, changes: list[list[Any]], message: str, after: Any
+) -> None:
+    if not python_is_strict():
+        pytest.skip("this apply_changes is not the strict one yet (the friction branch)")
+    doc = copy.deepcopy(doc)
+    with pytest.raises(ValueError) as caught:
+        jsondrip.apply_changes(doc, [jsondrip.Change(*c) for c in changes])
+    assert str(caught.value) == message
+    assert doc == after
+
+
+@pytest.mark.parametrize("name", stream_names())
+def test_client_rebuilds_every_recorded_stream(
+    name: str, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from conftest import corpus_dir
+
+    monkeypatch.setenv("JSONDRIP_BACKEND", backend)
+    recorded = record(corpus_dir("streams") / name)
+    fixtures = {
+        "streams": [
+            {
+                "name": recorded.name,
+                "frames": [parse_frame(frame) for frame in recorded.frames],
+                "calls": recorded.calls,
+                "text": recorded.text,
+                "reasoning": recorded.reasoning,
+                "finish_reasons": recorded.finish_reasons,
+            }
+        ]
+    }
+    run_node("client.test.mjs", fixtures, tmp_path)
+
+
+KEYS = st.sampled_from(["a", "b", "", "~", "/", "~0/~1", "a/b", "0", "-", "__proto__", "é", "🚀"])
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False, width=32)
+    | st.text(max_size=12)
+)
+DOCS = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(KEYS | st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@st.composite
+def cut_documents(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A document as JSON text (sometimes indented) cut at random places."""
+    doc = draw(DOCS)
+    text = json.dumps(
+        doc, ensure_ascii=draw(st.booleans()), indent=draw(st.sampled_from([None, 1]))
+    )
+    cuts = sorted(draw(st.sets(st.integers(1, max(1, len(text) - 1)), max_size=12)))
+    edges = [0, *cuts, len(text)]
+    return text, [text[a:b] for a, b in zip(edges, edges[1:]) if b > a]
+
+
+def feeds(chunks: list[str], backend: str, mode: str) -> list[dict[str, Any]]:
+    """Each feed's changes and the parser's value after it, then the closing feed."""
+    parser = jsondrip.Parser(backend=backend, mode=mode)
+    out = []
+    for chunk in chunks:
+        changes = [list(change) for change in parser.feed_changes(chunk)]
+        out.append(
+            {
+                "changes": changes,
+                "after": wrap(
+                    json.loads(json.dumps(parser.value))
+                    if parser.value is not jsondrip.MISSING
+                    else jsondrip.MISSING
+                ),
+            }
+        )
+    return out
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@given(documents=st.lists(cut_documents(), min_size=40, max_size=40))
+def test_apply_changes_matches_python_on_random_documents(
+    documents: list[tuple[str, list[str]]], backend: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    streams = []
+    for mode in ("stable", "jiter"):
+        for _text, chunks in documents:
+            recorded = feeds(chunks, backend, mode)
+            doc: Any = jsondrip.MISSING
+            for feed in recorded:  # the fixtures are right by Python's own apply_changes
+                doc = jsondrip.apply_changes(doc, [jsondrip.Change(*c) for c in feed["changes"]])
+                assert (
+                    wrap(json.loads(json.dumps(doc)) if doc is not jsondrip.MISSING else doc)
+                    == feed["after"]
+                )
+            streams.append({"feeds": recorded})
+    run_node(
+        "apply_changes.test.mjs",
+        {"streams": streams, "errors": ERRORS},
+        tmp_path_factory.mktemp("node"),
+    )
