@@ -27,6 +27,7 @@ HATCHLING = "hatchling>=1.26"
 HOW_TO_NATIVE = (
     "install Rust (https://rustup.rs) and reinstall, or set JSONDRIP_BUILD=native to insist"
 )
+HOW_TO_NATIVE_ELSEWHERE = "it needs CPython with the GIL, or free-threaded 3.14t+"
 
 
 class BuildChoiceError(SystemExit):
@@ -72,7 +73,8 @@ def choose(*, say: bool = False) -> str:
         raise BuildChoiceError(f"{ENV_VAR}={asked!r}: use native, pure or auto")
     if asked == "pure":
         return "pure"
-    why_not = interpreter_refused() or rust_missing()
+    refused = interpreter_refused()
+    why_not = refused or rust_missing()
     if why_not is None:
         return "native"
     if asked == "native":
@@ -80,7 +82,7 @@ def choose(*, say: bool = False) -> str:
     if say:
         print(
             f"jsondrip: {why_not}: building the pure-Python package (the native backend is "
-            f"faster: {HOW_TO_NATIVE})",
+            f"faster: {HOW_TO_NATIVE_ELSEWHERE if refused else HOW_TO_NATIVE})",
             file=sys.stderr,
         )
     return "pure"

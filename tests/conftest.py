@@ -25,8 +25,8 @@ def _why_no_native() -> str | None:
         return "JSONDRIP_BACKEND=python: testing the Python twin only, on purpose"
     if _backends.BUILD == "pure":
         return (
-            "no native backend: this is jsondrip's pure-Python build (built without Rust; "
-            "JSONDRIP_BUILD=native builds the extension)"
+            "no native backend: this is jsondrip's pure-Python build (JSONDRIP_BUILD=pure, no "
+            "Rust toolchain, or an interpreter pyo3 does not build for: docs/packaging.md)"
         )
     return None
 
