@@ -108,13 +108,17 @@ def _make_session(name: str, path: str, native: bool) -> None:
                 env=env,
             )  # fmt: skip
             (wheel,) = Path(wheels).glob("jsondrip-*.whl")
-            session.install(f"{wheel}[test]")
+            # --prefer-binary: an older wheel rather than a newer sdist to compile (hypothesis
+            # on 3.13t)
+            session.install("--prefer-binary", f"{wheel}[test]")
         session.run("jsondrip", "--version")
         # Both cores (pytest-xdist), except on PyPy, whose workers die sending some test ids
         # (lone surrogates) back through execnet; `-- -n 0` runs in one process anywhere.
         pytest = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
         pytest += [] if name.startswith("pypy") else ["-n", "auto"]
-        session.run(*pytest, *session.posargs)
+        # Free-threaded: without the GIL even where a dependency (jiter...) would turn it back on.
+        free = {"PYTHON_GIL": "0"} if name.endswith("t") else {}
+        session.run(*pytest, *session.posargs, env=free)
 
     tests.__doc__ = f"The whole suite on {name} ({path}), {kind} build."
 
