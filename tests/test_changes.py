@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
-from _support import same
+from _support import error_tuple, same
 from conftest import ONLY_PYTHON, skip_unless_native
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -117,3 +118,111 @@ def test_deep_nesting_keeps_memory_linear(backend: str) -> None:
     parser.feed("[" * 100_000)
     (change,) = parser.feed_changes("7,")
     assert change.op == "add" and change.path == "/0" * 99_999 + "/0"
+
+
+# --- close_changes: what completing the document changes ------------------------------------
+
+
+def replay_to_the_end(chunks: list[Any], backend: str, mode: str) -> tuple[Any, Any]:
+    """Every feed's changes, then close_changes, applied from MISSING; and close()'s value."""
+    parser = Parser(backend=backend, mode=mode)
+    rebuilt: Any = MISSING
+    for chunk in chunks:
+        rebuilt = apply_changes(rebuilt, copy.deepcopy(parser.feed_changes(chunk)))
+    rebuilt = apply_changes(rebuilt, copy.deepcopy(parser.close_changes()))
+    return rebuilt, parser.close()
+
+
+@SETTINGS
+@given(text=documents(), mode=st.sampled_from(["stable", "jiter"]), data=st.data())
+def test_all_changes_with_close_changes_give_the_final_value(
+    backend: str, text: str, mode: str, data: st.DataObject
+) -> None:
+    chunks = data.draw(st.one_of(st.just(cut(data.draw, text)), st.just(mixed(data.draw, text))))
+    rebuilt, final = replay_to_the_end(chunks, backend, mode)
+    assert same(rebuilt, final)
+
+
+@pytest.mark.parametrize("text", ["123", "-0.5", "1e3", "0", " 7 ", "true", "[1, 2]", '"x"'])
+@pytest.mark.parametrize("mode", ["stable", "jiter"])
+def test_top_level_scalars_reach_the_changes(backend: str, text: str, mode: str) -> None:
+    for chunks in (list(text), [text]):
+        rebuilt, final = replay_to_the_end(chunks, backend, mode)
+        assert same(rebuilt, final) and same(final, json.loads(text))
+
+
+def test_exact_close_changes(backend: str) -> None:
+    parser = Parser(backend=backend)
+    assert parser.feed_changes("12") == []
+    assert parser.feed_changes("3") == []
+    assert parser.close_changes() == [Change("add", "", 123)]
+    assert parser.close_changes() == []  # closed already: nothing more to complete
+    assert parser.close() == 123
+    jiter = Parser(backend=backend, mode="jiter")
+    assert jiter.feed_changes("4") == [Change("add", "", 4)]
+    assert jiter.feed_changes("2") == [Change("replace", "", 42)]
+    assert jiter.close_changes() == [Change("replace", "", 42)]
+    whole = Parser(backend=backend)
+    whole.feed_changes("[1]")
+    assert whole.close_changes() == []
+
+
+def test_close_changes_raises_as_close_does(backend: str) -> None:
+    parser = Parser(backend=backend)
+    parser.feed_changes('{"a": [1, 2')
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        parser.close_changes()
+    closing = Parser(backend=backend)
+    closing.feed('{"a": [1, 2')
+    with pytest.raises(jsondrip.JSONDecodeError) as again:
+        closing.close()
+    assert error_tuple(info.value) == error_tuple(again.value)
+    with pytest.raises(jsondrip.JSONDecodeError):
+        parser.close_changes()  # the parser stays failed
+
+
+# --- apply_changes is strict ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "change", "message"),
+    [
+        ({}, Change("frob", "/x", 1), "unknown change op 'frob' (at '/x')"),
+        ({}, Change("replace", "/x", 1), "cannot replace '/x': no such key"),
+        ({}, Change("append", "/x", "a"), "cannot append '/x': no such key"),
+        ({}, Change("remove", "/x", None), "cannot remove '/x': no such key"),
+        ({}, Change("add", "/a/b", 1), "cannot add '/a/b': '/a' does not exist"),
+        ({"a": 1}, Change("add", "/a/b", 1), "cannot add '/a/b': int has no members"),
+        ([1], Change("add", "/2", 1), "cannot add '/2': index 2 is past the end (length 1)"),
+        ([1], Change("replace", "/1", 1), "cannot replace '/1': index 1 is past the end"),
+        ([1], Change("replace", "/-", 1), "cannot replace '/-': '-' is not an array index"),
+        ([1], Change("add", "/01", 1), "cannot add '/01': '01' is not an array index"),
+        (
+            [1],
+            Change("append", "/0", "x"),
+            "cannot append '/0': append takes a str onto a str, not (int there",
+        ),
+        ([[]], Change("add", "/x/0", 1), "cannot add '/x/0': 'x' is not an array index"),
+        (MISSING, Change("add", "/0", 1), "cannot add '/0': the document has not begun"),
+        (MISSING, Change("replace", "", 1), "cannot replace '': the document has not begun"),
+        (MISSING, Change("append", "", "x"), "cannot append '': the document has not begun"),
+        (MISSING, Change("remove", "", None), "cannot remove '': the document has not begun"),
+        ({}, Change("add", "x", 1), "a JSON Pointer starts with '/': 'x'"),
+    ],
+)
+def test_apply_changes_refuses_what_does_not_fit(start: Any, change: Change, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        apply_changes(copy.deepcopy(start), [change])
+    assert str(info.value).startswith(message)
+
+
+def test_apply_changes_keeps_what_came_before_an_error() -> None:
+    doc: dict[str, Any] = {}
+    with pytest.raises(ValueError, match="no such key"):
+        apply_changes(doc, [Change("add", "/a", 1), Change("replace", "/b", 2)])
+    assert doc == {"a": 1}
+
+
+def test_apply_changes_add_over_a_key_and_inside_an_array() -> None:
+    assert apply_changes({"a": 1}, [Change("add", "/a", 2)]) == {"a": 2}
+    assert apply_changes([1, 3], [Change("add", "/1", 2), Change("add", "/3", 4)]) == [1, 2, 3, 4]

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-from _support import same
+from _support import error_tuple, json_error, same
 from conftest import CORPUS, ONLY_PYTHON, corpus_dir, skip_unless_native
 
 import jsondrip
@@ -121,12 +121,52 @@ def test_drop_in_names() -> None:
     assert jsondrip.dumps is json.dumps
     assert jsondrip.dump is json.dump
     assert jsondrip.JSONEncoder is json.JSONEncoder
-    assert jsondrip.JSONDecoder is json.JSONDecoder
+    assert issubclass(jsondrip.JSONDecoder, json.JSONDecoder)
     assert issubclass(jsondrip.JSONDecodeError, json.JSONDecodeError)
     assert jsondrip.loads(jsondrip.dumps({"a": [1, 2.5, None]})) == {"a": [1, 2.5, None]}
     out = io.StringIO()
     jsondrip.dump([1, "é"], out)
     assert out.getvalue() == '[1, "\\u00e9"]'
+
+
+@pytest.mark.parametrize("engine", ["native", "python", "jiter"])
+def test_import_jsondrip_as_json_idioms(engine: str) -> None:
+    """What code written for the standard module reaches for, with `json` being jsondrip."""
+    import jsondrip as json_
+
+    for error_class in (json_.decoder.JSONDecodeError, json_.JSONDecodeError):
+        with pytest.raises(error_class) as info:
+            json_.loads('{"a": 1,}', backend=engine)
+        assert error_tuple(info.value) == json_error('{"a": 1,}')
+        with pytest.raises(error_class):
+            json_.JSONDecoder().decode("[1")  # the decoder class raises jsondrip's error too
+        with pytest.raises(error_class):
+            json_.decoder.JSONDecoder().raw_decode("x")
+    assert json_.decoder.JSONDecodeError is jsondrip.JSONDecodeError
+    assert json_.JSONDecoder().raw_decode("[1] x") == ([1], 3)
+    assert json_.JSONDecoder(object_pairs_hook=list).decode('{"a": 1}') == [("a", 1)]
+    assert json.loads("[1]", cls=json_.JSONDecoder) == [1]
+
+
+def test_stdlib_submodules_and_names() -> None:
+    """`decoder`, `encoder` and `scanner` as attributes and importable submodules."""
+    import jsondrip.decoder
+    import jsondrip.encoder
+    import jsondrip.scanner
+    from jsondrip.encoder import encode_basestring_ascii
+
+    assert encode_basestring_ascii("é") == '"\\u00e9"'
+    assert jsondrip.encoder.JSONEncoder is json.JSONEncoder
+    assert jsondrip.encoder.INFINITY is json.encoder.INFINITY
+    assert jsondrip.scanner.make_scanner is json.scanner.make_scanner
+    assert jsondrip.decoder.scanstring is json.decoder.scanstring
+    assert jsondrip.decoder.JSONDecoder is jsondrip.JSONDecoder
+    assert jsondrip.detect_encoding is json.detect_encoding
+    assert "encode_basestring_ascii" in jsondrip.encoder.__all__
+    assert "scanstring" in dir(jsondrip.decoder)
+    assert set(json.__all__) <= set(jsondrip.__all__)
+    with pytest.raises(AttributeError, match=r"'jsondrip\.encoder' has no attribute 'nope'"):
+        jsondrip.encoder.nope  # noqa: B018
 
 
 def test_loads_signature_is_json_plus_backend() -> None:
@@ -355,6 +395,23 @@ def test_many_similar_keys(engine: str) -> None:
     check(engine, doc)
     check(engine, doc.encode())
     check(engine, doc.replace("prefix", "pr\\u0065fix"))
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        '[{"a_key": 1, "b_\xe9": 2}, {"a_key": 3, "b_\xe9": 4}]',  # CPython's test_keys_reuse
+        '[{"\u65e5\u672c": 1, "\u2603": 2}, {"\u65e5\u672c": 3, "\u2603": 4}]',
+        '[{"\\ud800x": 1, "\U0001f600": 2}, {"\\ud800x": 3, "\U0001f600": 4}]',
+    ],
+)
+def test_keys_reuse(engine: str, doc: str) -> None:
+    """A repeated key is one str object, ASCII or not, as json.loads gives (memory)."""
+    for data in (doc, doc.encode("utf-8", "surrogatepass")):
+        first, second = loads(engine)(data)
+        assert json.loads(data) == [first, second]
+        for a, b in zip(sorted(first), sorted(second)):
+            assert a is b, (a, b)
 
 
 def test_threads(engine: str) -> None:

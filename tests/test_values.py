@@ -399,6 +399,26 @@ def test_parse_partial_raises_on_invalid(backend: str) -> None:
     assert error_tuple(info.value) == ("Expecting ':' delimiter", 5, 1, 6)
 
 
+# --- the two exceptions docs/semantics.md states ---------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["stable", "jiter"])
+def test_a_repeated_key_may_change_the_type_shown(backend: str, mode: str) -> None:
+    """jsonriver's invariant 7 (the later value wins) over "no value changes type"."""
+    parser = jsondrip.Parser(backend=backend, mode=mode)
+    assert snapshot(parser.feed('{"a": "x", ')) == {"a": "x"}
+    assert snapshot(parser.feed('"a": [1')) == ({"a": []} if mode == "stable" else {"a": [1]})
+    assert snapshot(parser.feed("]}")) == {"a": [1]} == json.loads('{"a": "x", "a": [1]}')
+
+
+@pytest.mark.parametrize("mode", ["stable", "jiter"])
+def test_a_lone_surrogate_escape_gives_the_character_as_json_loads(backend: str, mode: str) -> None:
+    """In jiter mode too, where jiter itself raises."""
+    text = '["\\ud800", "\\udc00x"]'
+    assert same(jsondrip.parse_partial(text, mode=mode, backend=backend), json.loads(text))
+    assert same(jsondrip.parse_partial(text, mode=mode, backend=backend), ["\ud800", "\udc00x"])
+
+
 # --- iter_values / aiter_values ------------------------------------------------------------
 
 
@@ -406,6 +426,38 @@ def test_iter_values(backend: str) -> None:
     chunks = ['{"a": [1', ", 2", '], "b": "x', 'y"}']
     got = [snapshot(v) for v in jsondrip.iter_values(chunks, backend=backend)]
     assert got == [{"a": []}, {"a": [1]}, {"a": [1, 2], "b": "x"}, {"a": [1, 2], "b": "xy"}]
+
+
+@pytest.mark.parametrize(
+    ("chunks", "expected"),
+    [
+        (["123"], 123),
+        (["12", "3"], 123),
+        (["-0.5"], -0.5),
+        (["1e3", " "], 1000.0),
+        (["0"], 0),
+        (["tr", "ue"], True),
+        (['"a', 'b"'], "ab"),
+        (["[1", "]"], [1]),
+    ],
+)
+def test_iter_values_last_yield_is_the_whole_document(
+    backend: str, chunks: list[str], expected: Any
+) -> None:
+    """jsonriver's rule: the last value yielded is the document, a top-level number too."""
+    got = [snapshot(v) for v in jsondrip.iter_values(chunks, backend=backend)]
+    assert same(got[-1], expected)
+    assert len(got) <= len(chunks) + 1
+
+    async def run() -> list[Any]:
+        return [snapshot(v) async for v in jsondrip.aiter_values(_agen(chunks), backend=backend)]
+
+    assert [repr(v) for v in asyncio.run(run())] == [repr(v) for v in got]
+
+
+def test_iter_values_yields_a_top_level_number_once_closed(backend: str) -> None:
+    assert list(jsondrip.iter_values(["12", "3"], backend=backend)) == [MISSING, MISSING, 123]
+    assert list(jsondrip.iter_values(["[1]"], backend=backend)) == [[1]]  # not twice
 
 
 def test_iter_values_jiter_mode(backend: str) -> None:

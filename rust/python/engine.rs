@@ -180,16 +180,32 @@ impl NativeEngine {
 
     /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
     fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.end(py)?;
+        self.value_of(py)
+    }
+
+    /// End the stream like `close`, and return the `jsondrip.Change`s that completing the
+    /// document made (say the `add` of a top-level number).
+    fn close_changes(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.builder.changes = Some(Vec::new());
+        let ended = self.end(py);
+        let changes = self.builder.changes.take().unwrap_or_default();
+        ended?;
+        Ok(PyList::new(py, changes)?.into_any().unbind())
+    }
+}
+
+impl NativeEngine {
+    /// Ends the stream (again: a closed stream stays closed), or raises why it cannot end.
+    fn end(&mut self, py: Python<'_>) -> PyResult<()> {
         self.check_failed(py)?;
         let mut sink = self.builder.sink(py);
         if let Err(failure) = self.stream.close(&mut sink) {
             return Err(self.failed(py, failure));
         }
-        self.value_of(py)
+        Ok(())
     }
-}
 
-impl NativeEngine {
     /// Reads one fragment into the stream.
     fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
         self.check_failed(py)?;

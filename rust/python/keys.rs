@@ -2,10 +2,13 @@
 //! cached key is neither created nor hashed again (CPython keeps a str's hash). Values are not
 //! cached: in a direct-mapped cache they evict the keys (measured on github_events.json).
 //!
-//! Only ASCII keys are cached, as compact ASCII strs, whose own data is the key's bytes: a
-//! slot is just the string, eight bytes, so the table stays small enough to be in cache
-//! between documents (a table of copies and hashes beside the strings missed there on most
-//! lookups), and a hit reads one line, the one its reference count is on anyway.
+//! ASCII keys are cached as compact ASCII strs, whose own data is the key's bytes: a slot is
+//! just the string, eight bytes, so the table stays small enough to be in cache between
+//! documents (a table of copies and hashes beside the strings missed there on most lookups),
+//! and a hit reads one line, the one its reference count is on anyway. Other keys hold
+//! UCS-1/2/4, not their UTF-8 bytes: they have a table of their own, the bytes kept beside
+//! each string, so that a repeated non-ASCII key is one object too, as `json.loads` gives
+//! (CPython's `test_keys_reuse`). It is allocated at the first such key.
 
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -14,9 +17,14 @@ use pyo3::types::PyString;
 /// Longer keys are created every time (they seldom repeat, and would hash slowly).
 const MAX_KEY_LEN: usize = 64;
 
+/// A non-ASCII key's bytes and its str.
+type WideKey = (Box<[u8]>, Py<PyString>);
+
 pub struct KeyCache {
     /// Compact ASCII strs, by hash of their bytes.
     slots: Vec<Option<Py<PyString>>>,
+    /// Non-ASCII keys with their UTF-8 (or WTF-8) bytes, by the same hash.
+    wide: Vec<Option<WideKey>>,
     /// log2 of the number of slots.
     bits: u32,
 }
@@ -68,6 +76,7 @@ impl KeyCache {
     pub fn new(bits: u32) -> Self {
         KeyCache {
             slots: Vec::new(),
+            wide: Vec::new(),
             bits,
         }
     }
@@ -84,23 +93,29 @@ impl KeyCache {
     }
 
     /// A new reference to the str of `key`, from the cache or created; NULL with an exception
-    /// set when the interpreter cannot make one.
+    /// set when the interpreter cannot make one, or when `key` is not UTF-8 (surrogates
+    /// encoded in it are read, as `surrogatepass` does).
     ///
     /// # Safety
-    /// The interpreter must be held by this thread, `key` must be UTF-8, and ASCII if `ascii`.
+    /// The interpreter must be held by this thread, and `key` must be ASCII if `ascii`.
     #[inline]
     pub unsafe fn lookup(&mut self, key: &[u8], ascii: bool) -> *mut ffi::PyObject {
-        if key.len() > MAX_KEY_LEN || !ascii {
+        if key.len() > MAX_KEY_LEN {
             // SAFETY: as the caller promised.
             return unsafe { new_string(key, ascii) };
-        }
-        if self.slots.is_empty() {
-            self.slots = (0..1usize << self.bits).map(|_| None).collect();
         }
         let (head, tail) = words(key);
         let mixed =
             (head ^ tail.rotate_left(29) ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let slot = &mut self.slots[(mixed >> (64 - self.bits)) as usize];
+        let index = (mixed >> (64 - self.bits)) as usize;
+        if !ascii {
+            // SAFETY: as the caller promised.
+            return unsafe { self.lookup_wide(key, index) };
+        }
+        if self.slots.is_empty() {
+            self.slots = (0..1usize << self.bits).map(|_| None).collect();
+        }
+        let slot = &mut self.slots[index];
         if let Some(string) = slot {
             let string = string.as_ptr();
             // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string` below),
@@ -128,12 +143,45 @@ impl KeyCache {
         }
         string
     }
+
+    /// `lookup` of a key that is not ASCII, in slot `index` of the table of such keys.
+    ///
+    /// # Safety
+    /// The interpreter must be held by this thread.
+    #[cold]
+    unsafe fn lookup_wide(&mut self, key: &[u8], index: usize) -> *mut ffi::PyObject {
+        if self.wide.is_empty() {
+            self.wide = (0..1usize << self.bits).map(|_| None).collect();
+        }
+        let slot = &mut self.wide[index];
+        if let Some((bytes, string)) = slot {
+            if **bytes == *key {
+                let string = string.as_ptr();
+                // SAFETY: the slot keeps its reference; this new one is the caller's.
+                unsafe { ffi::Py_INCREF(string) };
+                return string;
+            }
+        }
+        // SAFETY: the interpreter is held, as the caller promised.
+        let string = unsafe { new_string(key, false) };
+        if !string.is_null() {
+            // SAFETY: a new reference to a str: one for the slot, one for the caller. The
+            // slot's old string, if any, is released by its drop, with the interpreter held.
+            unsafe {
+                ffi::Py_INCREF(string);
+                let kept = Bound::from_owned_ptr(Python::assume_attached(), string);
+                *slot = Some((key.into(), kept.cast_into_unchecked().unbind()));
+            }
+        }
+        string
+    }
 }
 
-/// A new str from UTF-8 `bytes`, or NULL with an exception set.
+/// A new str from UTF-8 `bytes` (surrogates encoded in them read, as `surrogatepass` does),
+/// or NULL with an exception set (also when `bytes` are not UTF-8).
 ///
 /// # Safety
-/// The interpreter must be held, `bytes` must be UTF-8, and ASCII if `ascii`.
+/// The interpreter must be held, and `bytes` must be ASCII if `ascii`.
 #[inline]
 unsafe fn new_string(bytes: &[u8], ascii: bool) -> *mut ffi::PyObject {
     // SAFETY: as the caller promised; the pointer and length describe `bytes`.
@@ -141,7 +189,11 @@ unsafe fn new_string(bytes: &[u8], ascii: bool) -> *mut ffi::PyObject {
         if ascii {
             ascii_string(bytes)
         } else {
-            ffi::PyUnicode_FromStringAndSize(bytes.as_ptr().cast(), bytes.len() as ffi::Py_ssize_t)
+            ffi::PyUnicode_DecodeUTF8(
+                bytes.as_ptr().cast(),
+                bytes.len() as ffi::Py_ssize_t,
+                c"surrogatepass".as_ptr(),
+            )
         }
     }
 }

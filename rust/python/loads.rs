@@ -257,7 +257,14 @@ impl<'py> Loader<'py, '_> {
             // SAFETY: the interpreter is held; the bytes are ASCII.
             return checked(unsafe { self.keys.lookup(text.bytes, true) });
         }
-        string(text)
+        // SAFETY: the interpreter is held.
+        let key = unsafe { self.keys.lookup(text.bytes, false) };
+        // As `string`: bytes that are not UTF-8 leave the answer to json.loads.
+        NonNull::new(key).ok_or_else(|| {
+            // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
+            unsafe { ffi::PyErr_Clear() };
+            Stop::Bail
+        })
     }
 
     fn object(&mut self, scanner: &mut Scanner) -> Build {

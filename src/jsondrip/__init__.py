@@ -2,19 +2,23 @@
 
 A live best-effort value after every fragment, the exact `json.loads` value at the end, and
 work in proportion to each fragment. `Parser` is the streaming API; `parse_partial` reads one
-buffer that may be cut short; `loads`/`load` replace the standard library's (`dumps`, `dump`,
-`JSONEncoder` and `JSONDecoder` are the standard library's own, so `import jsondrip as json`
-works unchanged).
+buffer that may be cut short; `loads`/`load` replace the standard library's, so that
+`import jsondrip as json` works unchanged: `dumps`, `dump`, `JSONEncoder`, `detect_encoding`
+and the `encoder` and `scanner` modules are the standard library's own; `JSONDecoder` and
+`decoder` are too, except that their errors are `jsondrip.JSONDecodeError`, so that one
+`except` catches every error.
 """
 
-from json import JSONDecoder, JSONEncoder, dump, dumps
+from json import JSONEncoder, detect_encoding, dump, dumps
 
+from . import decoder, encoder, scanner
 from ._backends import available_backends
 from ._changes import Change, apply_changes
 from ._errors import JSONDecodeError
 from ._loads import load, loads
 from ._missing import MISSING
 from ._parser import Parser, aiter_values, iter_values, parse_partial
+from .decoder import JSONDecoder
 from .toolcalls import (
     ReasoningDelta,
     StreamDone,
@@ -44,11 +48,15 @@ __all__ = [
     "aiter_values",
     "apply_changes",
     "available_backends",
+    "decoder",
+    "detect_encoding",
     "dump",
     "dumps",
+    "encoder",
     "iter_values",
     "load",
     "loads",
     "parse_partial",
+    "scanner",
 ]
 __version__ = "0.1.0"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
@@ -35,6 +36,10 @@ def escape_token(token: str) -> str:
     return token
 
 
+OPS = ("add", "append", "replace", "remove")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
+
+
 def _tokens(path: str) -> list[str]:
     if not path:
         return []
@@ -50,39 +55,111 @@ def _fresh(value: Any) -> Any:
     return value
 
 
+def _missing_path(op: str, path: str, why: str) -> ValueError:
+    return ValueError(f"cannot {op} {path!r}: {why}")
+
+
+def _index(op: str, path: str, token: str, size: int, *, end_ok: bool) -> int:
+    """An array index token as an int: decimal without leading zeros, below `size` (or equal
+    to it, and `-`, where `end_ok`: the place after the last element)."""
+    if token == "-" and end_ok:
+        return size
+    if _INDEX.fullmatch(token) is None:
+        raise _missing_path(op, path, f"{token!r} is not an array index")
+    index = int(token)
+    if index > size or (index == size and not end_ok):
+        raise _missing_path(op, path, f"index {index} is past the end (length {size})")
+    return index
+
+
+def _parent(doc: Any, op: str, path: str, tokens: list[str]) -> Any:
+    """The container holding the last token's member; every step before must exist."""
+    parent = doc
+    for depth, token in enumerate(tokens[:-1]):
+        if type(parent) is dict:
+            if token not in parent:
+                where = "/" + "/".join(escape_token(t) for t in tokens[: depth + 1])
+                raise _missing_path(op, path, f"{where!r} does not exist")
+            parent = parent[token]
+        elif type(parent) is list:
+            parent = parent[_index(op, path, token, len(parent), end_ok=False)]
+        else:
+            raise _missing_path(op, path, _no_members(parent))
+    if type(parent) is not dict and type(parent) is not list:
+        raise _missing_path(op, path, _no_members(parent))
+    return parent
+
+
+def _no_members(value: Any) -> str:
+    if value is MISSING:
+        return "the document has not begun"
+    return f"{type(value).__name__} has no members"
+
+
+def _append(target: Any, text: Any, op: str, path: str) -> str:
+    if type(target) is not str or type(text) is not str:
+        found = f"{type(target).__name__} there, {type(text).__name__} value"
+        raise _missing_path(op, path, f"append takes a str onto a str, not ({found})")
+    return target + text
+
+
 def apply_changes(doc: Any, changes: Iterable[Change]) -> Any:
     """Apply `changes` to `doc` (start from `jsondrip.MISSING`) and return the new document.
 
     Containers are updated in place; the root may be replaced, so use the returned value.
-    Applying every feed's changes in order rebuilds the value after each feed.
+    Applying every `feed_changes` list of a stream in order rebuilds the value after each feed;
+    adding `close_changes()` gives the final value.
+
+    Strict, so that a wrong change is an error where it happens, never a silently different
+    document (the browser helper's JavaScript port follows the same rules):
+
+    - `op` must be one of `add`, `append`, `replace`, `remove`; anything else is a
+      `ValueError` naming it.
+    - `path` is a JSON Pointer: `""` (the root) or `/`-separated tokens, `~1` for `/` and `~0`
+      for `~`. Every token but the last must name an existing member: a present key of an
+      object, or an index of an array (decimal, no leading zeros, below its length).
+    - `add`: at the root, sets the document. In an object, sets the key (new or not). In an
+      array, inserts at the index, which may equal the length; `-` appends.
+    - `append`, `replace`, `remove`: the member at `path` must exist (the root: the document
+      must have begun, not be `MISSING`). `append` concatenates a str to the str there;
+      `replace` sets it; `remove` deletes it (the root becomes `MISSING`).
+    - A path that does not exist, a token that is not an index of an array, or a member
+      asked of a number, string, literal or `MISSING` is a `ValueError` that names the op and
+      path. The changes before the failing one stay applied.
     """
     for op, path, value in changes:
+        if op not in OPS:
+            raise ValueError(
+                f"unknown change op {op!r} (at {path!r}): expected add, append, replace or remove"
+            )
         tokens = _tokens(path)
         if not tokens:
+            if op != "add" and doc is MISSING:
+                raise _missing_path(op, path, "the document has not begun")
             if op == "append":
-                doc = doc + value
+                doc = _append(doc, value, op, path)
             elif op == "remove":
                 doc = MISSING
             else:
                 doc = _fresh(value)
             continue
-        parent = doc
-        for token in tokens[:-1]:
-            parent = parent[token] if type(parent) is dict else parent[int(token)]
+        parent = _parent(doc, op, path, tokens)
         last = tokens[-1]
         if type(parent) is dict:
+            if op != "add" and last not in parent:
+                raise _missing_path(op, path, "no such key")
             if op == "append":
-                parent[last] += value
+                parent[last] = _append(parent[last], value, op, path)
             elif op == "remove":
                 del parent[last]
             else:
                 parent[last] = _fresh(value)
         else:
-            index = len(parent) if last == "-" else int(last)
+            index = _index(op, path, last, len(parent), end_ok=op == "add")
             if op == "add":
                 parent.insert(index, _fresh(value))
             elif op == "append":
-                parent[index] += value
+                parent[index] = _append(parent[index], value, op, path)
             elif op == "remove":
                 del parent[index]
             else:

@@ -31,3 +31,5 @@ class NativeEngine:
         """True once a complete document has been read."""
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete."""
+    def close_changes(self) -> list[Any]:
+        """End the stream like `close` and return the `Change`s that completing it made."""

@@ -7,6 +7,7 @@ from typing import Any, Union
 
 from . import _backends
 from ._changes import Change
+from ._missing import MISSING
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 DEFAULT_MAX_DEPTH = 1024
@@ -72,6 +73,15 @@ class Parser:
         is incomplete or invalid."""
         return self._engine.close()
 
+    def close_changes(self) -> list[Change]:
+        """End the stream like `close` (the same errors), and return the changes that
+        completing the document made: the `add` of a top-level number or literal (`12`
+        fed, then `3` fed: no feed could show it), or in jiter mode the `replace` of a number
+        shown as it arrived. Applying every `feed_changes` list and then these gives the final
+        value for every document. Closed already: `[]`.
+        """
+        return self._engine.close_changes()
+
     def __repr__(self) -> str:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"
 
@@ -99,8 +109,6 @@ def parse_partial(data: Chunk, *, mode: str = "stable", backend: str | None = No
 def _jiter_partial(data: Chunk, mode: str) -> Any:
     import jiter
 
-    from ._missing import MISSING
-
     if mode != "jiter":
         raise ValueError("backend 'jiter' gives jiter's partial values: use mode='jiter'")
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
@@ -114,17 +122,27 @@ def iter_values(chunks: Iterable[Chunk], **parser_options: Any) -> Iterator[Any]
     """Yield the value after each chunk of an iterable; the stream must end complete.
 
     The same live object is yielded again as it grows (see `Parser`). After the last chunk
-    the document is closed, so a truncated stream raises `JSONDecodeError`.
+    the document is closed, so a truncated stream raises `JSONDecodeError`; the last value
+    yielded is always the whole document: when closing completes it (a top-level `123`,
+    which no chunk could show since a digit might follow), it is yielded once more.
     """
     parser = Parser(**parser_options)
+    value = MISSING
     for chunk in chunks:
-        yield parser.feed(chunk)
-    parser.close()
+        value = parser.feed(chunk)
+        yield value
+    final = parser.close()
+    if final is not value:
+        yield final
 
 
 async def aiter_values(chunks: AsyncIterable[Chunk], **parser_options: Any) -> AsyncIterator[Any]:
     """`iter_values` for an async iterable of chunks (as jsonriver's `parse` takes)."""
     parser = Parser(**parser_options)
+    value = MISSING
     async for chunk in chunks:
-        yield parser.feed(chunk)
-    parser.close()
+        value = parser.feed(chunk)
+        yield value
+    final = parser.close()
+    if final is not value:
+        yield final

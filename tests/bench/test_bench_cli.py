@@ -2,7 +2,7 @@
 plots, report a peer that is not installed as such, and find jsondrip's values exact.
 
 The run itself needs no plotting library; the tests that draw the plots (the whole command)
-skip without matplotlib, which comes with `pip install "jsondrip[bench]"`.
+skip without matplotlib, which comes with the `bench` extra (`pip install ".[bench]"` from a clone).
 """
 
 from __future__ import annotations
@@ -78,7 +78,8 @@ def test_json_schema(results: dict[str, Any]) -> None:
     assert [c["name"] for c in results["contenders"]["streaming"]] == STREAMING
     assert [c["name"] for c in results["contenders"]["one_shot"]] == ONE_SHOT
     config = results["meta"]["config"]
-    cases = len(config["sizes"]) * len(config["chunk_sizes"]) * 2 + len(config["chunk_sizes"])
+    small_chunks = len({1, *config["chunk_sizes"]})  # the small call in 1-char chunks too
+    cases = len(config["sizes"]) * len(config["chunk_sizes"]) * 2 + small_chunks
     assert len(results["streaming"]) == cases * len(STREAMING)
     for row in results["streaming"]:
         assert set(row) >= ROW_KEYS
@@ -124,6 +125,9 @@ def test_tables_have_a_row_per_contender(results: dict[str, Any]) -> None:
     summary = report.summary(results)
     for name in STREAMING + ONE_SHOT:
         assert f"| {name} |" in summary
+    # every streaming column names its chunk size; the small call's is the README's (1 B)
+    head = summary.splitlines()[0]
+    assert re.findall(r"in (\d+) B chunks", head) == ["16", "16", "1"], head
     for name in ["jsondrip-python"] + ([] if ONLY_PYTHON else ["jsondrip-native"]):
         line = next(line for line in summary.splitlines() if line.startswith(f"| {name} |"))
         assert len(re.findall(r"\| exact · ~?0 ", line)) == 3, line  # ~: sampled pairs
@@ -147,7 +151,7 @@ def _png(path: Path) -> bool:
 def test_command_writes_tables_json_and_plots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("matplotlib", reason='plots need matplotlib: pip install "jsondrip[bench]"')
+    pytest.importorskip("matplotlib", reason='plots need matplotlib: pip install ".[bench]"')
     _hide_partialjson(monkeypatch)
     smaller = replace(PRESETS["tiny"], sizes=(KB, 2 * KB), chunk_sizes=(64,))
     monkeypatch.setitem(PRESETS, "tiny", smaller)  # the run itself is tested above
@@ -170,5 +174,6 @@ def test_command_without_matplotlib_says_how_to_install(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert main(["bench", "--tiny", "--out", str(tmp_path)]) == 2
-    assert 'pip install "jsondrip[bench]"' in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert 'from a clone, pip install ".[bench]"' in err and ".whl[bench]" in err
     assert not any(tmp_path.iterdir())

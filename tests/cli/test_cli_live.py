@@ -29,6 +29,9 @@ def test_the_demo_draws_the_final_calls_and_their_status() -> None:
     for name, call_id in DEMO_IDS.items():
         assert any(f"╭─ {name}  {call_id} ─" in line for line in lines), name
     assert len(re.findall(r"✓ complete · \d+ chars ─╯", text)) == 3
+    # the file's content reads as code between fences, not as one JSON-escaped line
+    assert any(re.match(r'│ +"content": """ +│', line) for line in lines), text
+    assert any(line.startswith("│     ESCAPES = {  ") for line in lines), text
     # the reasoning and text channels beside the calls
     assert any("╭─ reasoning ─" in line for line in lines)
     assert any("╭─ text ─" in line for line in lines)

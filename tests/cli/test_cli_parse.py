@@ -47,11 +47,42 @@ def test_final_rejects_an_incomplete_document() -> None:
     result = run("parse", "--final", stdin=b'{\n  "path": "src/main.py",\n  "body": "def f(')
     assert (result.status, result.stdout) == (1, "")
     assert result.stderr == (
-        "jsondrip: <stdin>: incomplete JSON: Unterminated string starting at line 3, "
-        "column 11 (character 37)\n"
+        "jsondrip: <stdin>: incomplete JSON: truncated at line 3, column 18 (character 44), "
+        "before the document is complete (Unterminated string starting at character 37)\n"
         '    3 |   "body": "def f(\n'
-        "      |           ^\n"
+        "      | " + " " * 17 + "^\n"
     )
+
+
+def test_final_points_at_the_end_of_a_truncated_text_not_at_the_next_line() -> None:
+    """`echo '{"a": [1, 2' | jsondrip parse --final`: the caret after the 2, on line 1."""
+    for data in (b'{"a": [1, 2\n', b'{"a": [1, 2', b'{"a": [1, 2\r\n\n  '):
+        result = run("parse", "--final", stdin=data)
+        assert (result.status, result.stdout) == (1, "")
+        assert result.stderr == (
+            "jsondrip: <stdin>: incomplete JSON: truncated at line 1, column 12 (character 11), "
+            "before the document is complete (Expecting ',' delimiter)\n"
+            '    1 | {"a": [1, 2\n'
+            "      |            ^\n"
+        ), data
+
+
+def test_nan_and_infinity_are_refused_unless_allowed() -> None:
+    """Standard JSON by default: jq and strict readers reject NaN."""
+    result = run("parse", stdin=b'{"a": NaN}')
+    assert (result.status, result.stdout) == (1, "")
+    assert result.stderr == (
+        "jsondrip: <stdin>: the value at '/a' is NaN or Infinity, which standard JSON cannot "
+        "hold (jq and strict readers reject it): pass --allow-nan to print it as NaN, "
+        "Infinity or -Infinity\n"
+    )
+    nested = run("parse", "--final", stdin=b'[1, {"x/y": [2, -Infinity]}]')
+    assert nested.status == 1 and "the value at '/1/x~1y/1' is" in nested.stderr
+    allowed = run(
+        "parse", "--compact", "--allow-nan", stdin=b'{"a": NaN, "b": [Infinity, -Infinity]}'
+    )
+    assert (allowed.status, allowed.stdout) == (0, '{"a": NaN, "b": [Infinity, -Infinity]}\n')
+    assert run("parse", "--final", stdin=b"1e400").status == 1  # inf from a finite spelling
 
 
 def test_invalid_json_exits_1_with_a_caret_under_the_offending_character() -> None:

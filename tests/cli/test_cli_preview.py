@@ -235,6 +235,40 @@ def without_changes(lines: list[str]) -> list[str]:
     return out
 
 
+def test_json_changes_rebuild_arguments_that_only_the_end_completes(tmp_path: Path) -> None:
+    """A top-level number as the arguments: no fragment can show it, the last delta adds it."""
+    block = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": {"id": "msg_1", "type": "message"}},
+        {"type": "content_block_start", "index": 0, "content_block": block},
+    ]
+    for part in ("12", "3"):
+        delta = {"type": "input_json_delta", "partial_json": part}
+        events.append({"type": "content_block_delta", "index": 0, "delta": delta})
+    events += [
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}},
+        {"type": "message_stop"},
+    ]
+    path = tmp_path / "number.jsonl"
+    path.write_text("".join(json.dumps(event) + "\n" for event in events))
+    result = run("preview", "--json", str(path))
+    assert (result.status, result.stderr) == (0, "")
+    lines = [json.loads(text) for text in result.stdout.splitlines()]
+    deltas = [event for event in lines if event["event"] == "tool_call_delta"]
+    assert [(d["arguments_delta"], d["changes"]) for d in deltas] == [
+        ("12", []),
+        ("3", []),
+        ("", [["add", "", 123]]),
+    ]
+    rebuilt: Any = jsondrip.MISSING
+    for delta in deltas:
+        rebuilt = jsondrip.apply_changes(rebuilt, [jsondrip.Change(*c) for c in delta["changes"]])
+    (done,) = [event for event in lines if event["event"] == "tool_call_done"]
+    assert rebuilt == done["arguments"] == 123 and done["complete"]
+    without_changes(result.stdout.splitlines())  # every delta's preview rebuilt too
+
+
 def test_anthropic_stream_cut_by_the_token_limit_is_not_complete() -> None:
     path = corpus_dir("streams") / "anthropic_tool-use_max-tokens-truncated.sse"
     result = run("preview", str(path))
@@ -314,6 +348,32 @@ def test_preview_usage_errors_exit_2(tmp_path: Path) -> None:
     assert run("--speed", "fast").status == 2
 
 
+NO_STREAM = (
+    "no stream found: expected a tool-call stream of one of openai-chat, openai-responses, "
+    "anthropic, gemini, gemini-interactions, bedrock, cohere, ollama (see --help), as "
+    "server-sent events ('data: {...}' lines) or JSON lines (one event object per line)\n"
+)
+
+
+def test_input_that_holds_no_stream_says_what_was_expected_and_exits_1(tmp_path: Path) -> None:
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    for args, stdin, name in [
+        (["preview", str(readme)], b"", "README.md"),
+        (["preview", "-"], b"hello\n", "<stdin>"),
+        (["preview", "/etc/passwd", "--json"], b"", "passwd"),
+        (["preview", "-"], b"data: [DONE]\n\n", "<stdin>"),
+        (["preview", "-"], b"", "<stdin>"),
+    ]:
+        if not Path(args[1]).exists() and args[1] != "-":
+            continue
+        result = run(*args, stdin=stdin)
+        assert (result.status, result.stdout) == (1, ""), args
+        assert result.stderr == f"jsondrip: {name}: {NO_STREAM}", args
+    lines = run("preview", "-", stdin=b"[1, 2]\n")
+    assert (lines.status, lines.stdout) == (1, "")
+    assert lines.stderr == "jsondrip: <stdin>: event 1: an event must be a JSON object, not list\n"
+
+
 def test_a_broken_stream_is_one_message_and_a_traceback_only_with_debug(tmp_path: Path) -> None:
     path = tmp_path / "broken.jsonl"
     path.write_text('{"type": "message_start", "message": {"id": "msg_1"}}\nnot json\n')
@@ -331,7 +391,9 @@ def test_a_broken_stream_is_one_message_and_a_traceback_only_with_debug(tmp_path
 
 def test_a_closed_pipe_ends_quietly() -> None:
     child = subprocess.Popen(
-        [sys.executable, "-m", "jsondrip", "--json"],
+        # At a model's pace the child is still writing when the pipe closes; as fast as
+        # possible, the whole output can fit in the pipe's buffer first (a race).
+        [sys.executable, "-m", "jsondrip", "--json", "--speed", "1"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

@@ -15,14 +15,17 @@ from typing import Any
 
 __all__ = ["DESCRIPTION", "HELP", "configure", "run"]
 
-HELP = 'compare jsondrip with its peers, streaming and one-shot (pip install "jsondrip[bench]")'
+HELP = "compare jsondrip with its peers, streaming and one-shot (needs the bench extra)"
 DESCRIPTION = (
     "Time jsondrip and its peers (jsonriver, jiter, partial-json-parser, partialjson, json_repair; "
     "orjson, msgspec, json for one-shot loads) on streams read after every chunk and on whole "
     "documents, check every final value against json.loads, and write results.md, summary.md, "
     "results.json and PNG plots into --out. A peer that is not installed is reported as such."
 )
-INSTALL_HINT = 'the benchmark needs its extra: pip install "jsondrip[bench]"'
+INSTALL_HINT = (
+    "the benchmark needs its extra (no release is published yet): from a clone, "
+    'pip install ".[bench]"; from a built wheel, pip install "jsondrip-<version>-<tags>.whl[bench]"'
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .workloads import TITLES, size_label
+from .workloads import SMALL_CHUNK, TITLES, size_label
 
 __all__ = ["LEGEND", "fmt_seconds", "markdown", "summary", "write"]
 
@@ -151,10 +151,10 @@ def markdown(results: dict[str, Any]) -> str:
     """Every figure of a run: one streaming table per workload, then the one-shot table."""
     lines = ["# jsondrip bench", "", *_header(results), "", LEGEND]
     rows = results["streaming"]
-    chunk_sizes = sorted({r["chunk_size"] for r in rows})
     for key in dict.fromkeys(r["workload"] for r in rows):
         notes = _Notes()
         mine = [r for r in rows if r["workload"] == key]
+        chunk_sizes = sorted({r["chunk_size"] for r in mine})
         lines += ["", f"## Streaming: {TITLES[key]}", ""]
         lines += _stream_table(mine, chunk_sizes, notes) + notes.lines()
     if results["one_shot"]:
@@ -167,13 +167,13 @@ def markdown(results: dict[str, Any]) -> str:
 def summary(results: dict[str, Any]) -> str:
     """The README's table: each workload at one size and chunk size, then one-shot ``loads``."""
     rows = results["streaming"]
-    chunk_sizes = sorted({r["chunk_size"] for r in rows})
+    chunk_sizes = sorted({r["chunk_size"] for r in rows if r["workload"] != "small"})
     chunk = 4 if 4 in chunk_sizes else chunk_sizes[0]
     sized = [r["size"] for r in rows if r["workload"] != "small"]
     size = 100_000 if 100_000 in sized else max(sized, default=0)
     picks: list[tuple[str, list[dict[str, Any]]]] = []
     for key in dict.fromkeys(r["workload"] for r in rows):
-        want_chunk = chunk_sizes[0] if key == "small" else chunk
+        want_chunk = SMALL_CHUNK if key == "small" else chunk
         mine = [r for r in rows if r["workload"] == key and r["chunk_size"] == want_chunk]
         mine = [r for r in mine if key == "small" or r["size"] == size]
         if mine:

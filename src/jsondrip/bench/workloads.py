@@ -211,8 +211,14 @@ def size_label(size: int) -> str:
     return f"{size} B"
 
 
+SMALL_CHUNK = 1
+"""The small call is always measured in 1-character chunks too (the README's column), so a
+quick run and a full run report it alike."""
+
+
 def cases(sizes: list[int], chunk_sizes: list[int]) -> list[Case]:
-    """Every sized workload at every size and chunk size, then the small call per chunk size.
+    """Every sized workload at every size and chunk size, then the small call per chunk size
+    and at `SMALL_CHUNK`.
 
     Ordered by workload, chunk size, then size, so a contender meets the small sizes first.
     """
@@ -222,5 +228,6 @@ def cases(sizes: list[int], chunk_sizes: list[int]) -> list[Case]:
         for chunk_size in chunk_sizes:
             out += [Case(key, size, chunk_size, texts[size]) for size in sizes]
     small = small_text()
-    out += [Case("small", len(small), chunk_size, small) for chunk_size in chunk_sizes]
+    small_chunks = sorted({SMALL_CHUNK, *chunk_sizes})
+    out += [Case("small", len(small), chunk_size, small) for chunk_size in small_chunks]
     return out

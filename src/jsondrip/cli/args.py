@@ -145,6 +145,12 @@ def _configure_parse(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--compact", action="store_true", help="print the value on one line instead of indented"
     )
+    parser.add_argument(
+        "--allow-nan",
+        action="store_true",
+        help="print NaN and Infinity as they were read (JavaScript's spelling, as json.dumps "
+        "does) instead of refusing them: standard JSON has no such numbers",
+    )
 
 
 register(

@@ -1,5 +1,6 @@
-"""The live view (rich): one panel per tool call with its arguments growing as pretty-printed
-JSON, the reasoning and text channels beside them, and a table of the final calls at the end.
+"""The live view (rich): one panel per tool call with its arguments growing as indented JSON
+whose multi-line strings read as text, code highlighted (readable.py), the reasoning and text
+channels beside them, and a table of the final calls at the end.
 
 The view keeps its own picture of the stream, built only from the accumulator's events, and
 redraws at most `FPS` times a second whatever the pace, so that `--speed 0` stays cheap. It
@@ -9,7 +10,6 @@ call shows the end of its arguments (where they grow), a finished one their begi
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -25,6 +25,7 @@ from rich.text import Text
 
 from .._missing import MISSING
 from .ndjson import dumps
+from .readable import readable_arguments
 
 __all__ = ["CallView", "LiveView", "StreamView", "Window"]
 
@@ -37,35 +38,6 @@ WIDE = 100
 CURSOR = "▍"
 
 _json_highlighter = JSONHighlighter()
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_ESCAPE = re.compile(r"\\.")
-
-
-def pretty_json(value: Any) -> str:
-    """`value` as indented JSON, with each string broken into display lines after its `\\n`
-    escapes (continuation lines aligned under the string's first character), so that code and
-    prose in arguments read as lines. The characters are the JSON text's: only line breaks
-    and spaces are added, for the eye."""
-    lines = []
-    for line in dumps(value, indent=2).split("\n"):
-        if "\\n" not in line:
-            lines.append(line)
-            continue
-
-        def broken(string: re.Match[str], line: str = line) -> str:
-            margin = "\n" + " " * (string.start() + 1)
-            body = string.group()
-            last = len(body) - 3  # where a final \n would start, just before the closing quote
-
-            def escape(match: re.Match[str]) -> str:
-                if match.group() == "\\n" and match.start() != last:
-                    return "\\n" + margin
-                return match.group()
-
-            return _ESCAPE.sub(escape, body)
-
-        lines.append(_STRING.sub(broken, line))
-    return "\n".join(lines)
 
 
 class Window:
@@ -332,7 +304,7 @@ class LiveView:
         if call.preview is MISSING:
             body: RenderableType = Text(call.raw or "…", style="dim")
         else:
-            body = _json_highlighter(Text(pretty_json(call.preview), overflow="fold"))
+            body = readable_arguments(call.preview)
         if height is not None:
             body = Window(body, height - 2, follow=not call.done)
         title = Text.assemble((call.name or "?", "bold"), "  ", (call.id or "", "dim"))

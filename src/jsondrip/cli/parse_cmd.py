@@ -8,22 +8,30 @@ exits 1 with the message, the line and column, and a caret under the offending c
           |          ^
 
 An input that is only the start of a document prints its value; with `--final` it is an error
-("incomplete JSON"). An input before any value has begun (empty, whitespace, a top-level number
-that may still grow) has no value: exit 1 with a message. Works without rich.
+("incomplete JSON: truncated at ...", the caret at the end of the text). An input before any
+value has begun (empty, whitespace, a top-level number that may still grow) has no value: exit 1
+with a message. The output is standard JSON: NaN or Infinity is an error naming its path unless
+`--allow-nan`. Works without rich.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import unicodedata
 
+import jsondrip
+
 from .. import MISSING, JSONDecodeError, Parser, parse_partial
+from .._changes import escape_token
 from .errors import CLIError, UsageError, write_text
 from .ndjson import dumps
 
 __all__ = ["caret_excerpt", "format_error", "read_input", "run"]
 
+_INCOMPLETE = getattr(jsondrip, "IncompleteJSONError", ())
+"""The error of a valid start that ends too soon, once the library has one (else none)."""
 GUTTER = 5
 """Width of the line-number column in the excerpt."""
 WINDOW = 72
@@ -98,13 +106,37 @@ def caret_excerpt(text: str, pos: int, lineno: int) -> str:
 
 
 def format_error(text: str, error: JSONDecodeError, source: str, *, incomplete: bool) -> str:
-    """The full message for a decoding error: what and where, then the caret excerpt."""
-    kind = "incomplete JSON" if incomplete else "invalid JSON"
+    """The full message for a decoding error: what and where, then the caret excerpt.
+
+    An incomplete document (a valid start that ends too soon) is shown where its text ends,
+    after the last character that is not a blank, whatever the parser expected there.
+    """
+    if incomplete:
+        return _truncated(text, error, source)
     where = f"line {error.lineno}, column {error.colno} (character {error.pos})"
-    # "Unterminated string starting at", "Invalid control character at" end with "at" already
-    joint = " " if error.msg.endswith(" at") else " at "
-    head = f"jsondrip: {source}: {kind}: {error.msg}{joint}{where}\n"
+    head = f"jsondrip: {source}: invalid JSON: {error.msg}{_joint(error.msg)}{where}\n"
     return head + caret_excerpt(text, error.pos, error.lineno)
+
+
+def _truncated(text: str, error: JSONDecodeError, source: str) -> str:
+    end = len(text.rstrip(" \t\r\n"))
+    lineno = text.count("\n", 0, end) + 1
+    colno = end - (text.rfind("\n", 0, end) + 1) + 1
+    where = f"line {lineno}, column {colno} (character {end})"
+    expected = error.msg
+    if error.pos < end:  # where the unfinished part began ("Unterminated string starting at")
+        expected += f"{_joint(error.msg)}character {error.pos}"
+    head = (
+        f"jsondrip: {source}: incomplete JSON: truncated at {where}, before the document is "
+        f"complete ({expected})\n"
+    )
+    return head + caret_excerpt(text[:end], end, lineno)
+
+
+def _joint(msg: str) -> str:
+    """What joins a message and its position: "Unterminated string starting at" and "Invalid
+    control character at" end with "at" already."""
+    return " " if msg.endswith(" at") else " at "
 
 
 def _decoded(data: bytes) -> str:
@@ -130,11 +162,38 @@ def run(args: argparse.Namespace) -> int:
             import traceback
 
             traceback.print_exc()
+        incomplete = incomplete or isinstance(error, _INCOMPLETE)
         write_text(sys.stderr, format_error(_decoded(data), error, source, incomplete=incomplete))
         return 1
     if value is MISSING:
         raise CLIError(
             f"{source}: no value yet: the input ends before a value has begun or is complete"
         )
-    write_text(sys.stdout, dumps(value, indent=None if args.compact else 2) + "\n")
+    if not args.allow_nan:
+        where = non_finite(value)
+        if where is not None:
+            raise CLIError(
+                f"{source}: the value at {where!r} is NaN or Infinity, which standard JSON "
+                "cannot hold (jq and strict readers reject it): pass --allow-nan to print it "
+                "as NaN, Infinity or -Infinity"
+            )
+    text = dumps(value, indent=None if args.compact else 2)
+    write_text(sys.stdout, text + "\n")
     return 0
+
+
+def non_finite(value: object) -> str | None:
+    """The JSON Pointer of the first NaN, Infinity or -Infinity in `value`, or None."""
+    pending: list[tuple[str, object]] = [("", value)]
+    while pending:
+        path, item = pending.pop()
+        if type(item) is float and not math.isfinite(item):
+            return path
+        if type(item) is dict:
+            children = [(f"{path}/{escape_token(key)}", v) for key, v in item.items()]
+        elif type(item) is list:
+            children = [(f"{path}/{index}", v) for index, v in enumerate(item)]
+        else:
+            continue
+        pending.extend(reversed(children))
+    return None

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from ..toolcalls.formats import FORMATS
 from .errors import CLIError, UsageError, write_text
 from .ndjson import NdjsonSink
 from .replay import paced
@@ -20,6 +21,10 @@ from .source import Chunk, Source, open_demo, open_file, open_stdin
 
 __all__ = ["run_demo", "run_preview", "show"]
 
+EXPECTED = (
+    f"expected a tool-call stream of one of {', '.join(FORMATS)} (see --help), as "
+    "server-sent events ('data: {...}' lines) or JSON lines (one event object per line)"
+)
 INSTALL_HINT = (
     'the live view needs rich: pip install "jsondrip[cli]" '
     "(or add --json for one JSON event per line, which does not)"
@@ -84,12 +89,14 @@ def show(source: Source, sink: Sink, speed: float) -> int:
             for number, piece in enumerate(_pieces(source, speed), 1):
                 try:
                     events = feed(piece)
-                except ValueError as error:
+                except (ValueError, TypeError) as error:  # TypeError: a line that is no object
                     raise CLIError(f"{source.name}: event {number}: {error}") from error
                 if not described and accumulator.format != "auto":
                     sink.describe(accumulator.format)
                     described = True
                 sink.handle(events)
+            if not described:  # no event of a known API in the whole input
+                raise CLIError(f"{source.name}: no stream found: {EXPECTED}")
             sink.handle(accumulator.finish())
         except KeyboardInterrupt:
             sink.handle(accumulator.abort() or [])

@@ -240,8 +240,15 @@ class CallTable:
             call.error = "invalid JSON: the closing code fence is incomplete"
         else:
             try:
-                call.arguments = parser.close()
+                closing = parser.close_changes()
+                call.arguments = parser.value
                 call.complete = True
+                if closing:  # what only the end completes (a top-level number): a last delta
+                    self.events.append(
+                        tool_call_delta(
+                            call.index, call.id, call.name, "", call.arguments, tuple(closing)
+                        )
+                    )
             except JSONDecodeError as e:
                 call.arguments = parser.value  # close() adds nothing to a cut document
                 offset = fence.dropped if fence is not None else 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from .. import MISSING, Change
+from .._snapshot import frozen_copy
 
 if sys.version_info >= (3, 10):
     _event = dataclass(frozen=True, slots=True)
@@ -119,9 +120,11 @@ class ToolCallDelta:
 
     `preview` is the live best-effort value of a stable-mode `jsondrip.Parser`: it never
     retracts what it showed, and it is the same object from one delta to the next, updated in
-    place (deep-copy it to keep a snapshot). `MISSING` until a value has begun. `changes` are
-    what this fragment changed in it (`jsondrip.Change`s; `jsondrip.apply_changes` replays
-    them), for a UI that applies changes instead of re-rendering the whole preview.
+    place: `snapshot()` gives a delta with a frozen copy of it, to queue or hand over.
+    `MISSING` until a value has begun. `changes` are what this fragment changed in it
+    (`jsondrip.Change`s; `jsondrip.apply_changes` replays them), for a UI that applies changes
+    instead of re-rendering the whole preview; they are never live (no later fragment changes
+    them), so they can be queued as they are.
     """
 
     index: int
@@ -130,6 +133,23 @@ class ToolCallDelta:
     arguments_delta: str
     preview: Any
     changes: tuple[Change, ...] = ()
+
+    def snapshot(self) -> ToolCallDelta:
+        """This delta with a frozen copy of `preview`: what to queue or hand to another task,
+        since the live preview will already show later fragments when it is read there.
+
+        Costs a copy of the whole preview (time and memory in proportion to its size), so a
+        snapshot of every delta of a long call is quadratic in its length; `changes` are
+        frozen already and cost only their fragment: hand those over where that matters.
+        """
+        return _fast_delta(
+            self.index,
+            self.id,
+            self.name,
+            self.arguments_delta,
+            frozen_copy(self.preview),
+            self.changes,
+        )
 
 
 class _Unfrozen:

@@ -211,6 +211,16 @@ class PythonEngine:
         finally:
             self.give(token)
 
+    def close_changes(self) -> list[Change]:
+        """End the stream like `close`, and return the changes that completing it made."""
+        builder = self.builder
+        builder.changes = changes = []
+        try:
+            self.close()
+        finally:
+            builder.changes = None
+        return changes
+
     def _close(self) -> Any:
         if self.error is not None:
             raise fresh_copy(self.error)
