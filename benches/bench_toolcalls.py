@@ -17,6 +17,9 @@ event and the preview of every `ToolCallDelta`. Two references, timed in the sam
 - the floor: `orjson.loads` of each event's JSON text alone, nothing else (no SSE framing, no
   routing, no parsing of the arguments). Target: jsondrip within 3x of it.
 
+`--matchers`: instead, anthropic and openai-chat with the envelope shortcut's SSE chunk check
+in Rust (`rust/envelope`, the native backend's) against its Python twin, in one run.
+
 A 64 KB single-string argument is reported for information (jiter copies a string fast, so
 the ratio there is smaller). Exit status 0 either way: a report, not a gate.
 """
@@ -224,9 +227,9 @@ def best(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 def measure(name: str, text: str, fmt: str, repeats: int) -> tuple[float, float]:
     stream = Stream(fmt, text)
     expected = json.loads(text)
-    t_ours, ours = best(lambda: run_jsondrip(stream), repeats)
+    t_ours, ours = best(lambda s=stream: run_jsondrip(s), repeats)
     t_jiter, theirs = best(lambda: run_jiter(stream.fragments), repeats)
-    t_floor, _ = best(lambda: run_floor(stream.payloads), repeats)
+    t_floor, _ = best(lambda s=stream: run_floor(s.payloads), repeats)
     assert ours == expected and theirs == expected, "final values differ from json.loads"
     ratio, floor = t_jiter / t_ours, t_ours / t_floor
     print(
@@ -236,11 +239,41 @@ def measure(name: str, text: str, fmt: str, repeats: int) -> tuple[float, float]
     return ratio, floor
 
 
+def compare_matchers(repeats: int) -> None:
+    """jsondrip per event with the native `ChunkMatcher` and with its Python twin."""
+    from jsondrip.toolcalls import shortcut
+
+    native = shortcut._chunk_matcher
+    print("| format | events | floor | Python ChunkMatcher | native ChunkMatcher |")
+    print("|---|---:|---:|---:|---:|")
+    for fmt in ("anthropic", "openai-chat"):
+        stream = Stream(fmt, records_argument())
+        n = len(stream.payloads)
+        t_floor = t_python = t_native = float("inf")
+        for _ in range(repeats):  # interleaved: a load spike hits all three alike
+            t_floor = min(t_floor, best(lambda s=stream: run_floor(s.payloads), 1)[0])
+            try:
+                shortcut._chunk_matcher = shortcut.ChunkMatcher
+                t_python = min(t_python, best(lambda s=stream: run_jsondrip(s), 1)[0])
+            finally:
+                shortcut._chunk_matcher = native
+            t_native = min(t_native, best(lambda s=stream: run_jsondrip(s), 1)[0])
+        print(
+            f"| {fmt} | {n} | {t_floor / n * 1e6:.2f} us | {t_python / n * 1e6:.2f} us "
+            f"({t_python / t_floor:.1f}x) | {t_native / n * 1e6:.2f} us "
+            f"({t_native / t_floor:.1f}x) |"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--format", nargs="*", default=list(FORMATS), choices=FORMATS)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--matchers", action="store_true", help="the SSE chunk check, A/B")
     args = parser.parse_args(argv)
+    if args.matchers:
+        compare_matchers(args.repeats)
+        return 0
     backend = jsondrip.Parser().backend
     print(
         f"python {sys.version.split()[0]}, jsondrip backend {backend}, jiter {jiter.__version__},"

@@ -5,7 +5,11 @@ mod builder;
 mod changes;
 mod dicts;
 mod engine;
+<<<<<<< HEAD
 mod gc;
+=======
+mod envelope;
+>>>>>>> main
 mod keys;
 mod loads;
 
@@ -20,6 +24,7 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
+    m.add_class::<envelope::ChunkMatcher>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())
 }

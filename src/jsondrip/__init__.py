@@ -1,12 +1,13 @@
 """jsondrip: incremental partial-JSON parsing for LLM streams.
 
 A live best-effort value after every fragment, the exact `json.loads` value at the end, and
-work in proportion to each fragment. `Parser` is the streaming API; `parse_partial` reads one
-buffer that may be cut short; `loads`/`load` replace the standard library's, so that
-`import jsondrip as json` works unchanged: `dumps`, `dump`, `JSONEncoder`, `detect_encoding`
-and the `encoder` and `scanner` modules are the standard library's own; `JSONDecoder` and
-`decoder` are too, except that their errors are `jsondrip.JSONDecodeError`, so that one
-`except` catches every error.
+work in proportion to each fragment. `Parser` is the streaming API (with `schema=`, a
+`Schema` checked as the text arrives, raising `SchemaViolation` at the first proof);
+`parse_partial` reads one buffer that may be cut short; `loads`/`load` replace the standard
+library's, so that `import jsondrip as json` works unchanged: `dumps`, `dump`, `JSONEncoder`,
+`detect_encoding` and the `encoder` and `scanner` modules are the standard library's own;
+`JSONDecoder` and `decoder` are too, except that their errors are `jsondrip.JSONDecodeError`,
+so that one `except` catches every error.
 """
 
 from json import JSONEncoder, detect_encoding, dump, dumps
@@ -19,6 +20,7 @@ from ._loads import load, loads
 from ._missing import MISSING
 from ._parser import Parser, aiter_values, iter_values, parse_partial
 from .decoder import JSONDecoder
+from .schema import Progress, Schema, SchemaViolation
 from .toolcalls import (
     ReasoningDelta,
     StreamDone,
@@ -37,7 +39,10 @@ __all__ = [
     "JSONDecoder",
     "JSONEncoder",
     "Parser",
+    "Progress",
     "ReasoningDelta",
+    "Schema",
+    "SchemaViolation",
     "StreamDone",
     "TextDelta",
     "ToolCall",

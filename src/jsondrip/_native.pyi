@@ -33,3 +33,11 @@ class NativeEngine:
         """End the stream: the final value, or JSONDecodeError if it is incomplete."""
     def close_changes(self) -> list[Any]:
         """End the stream like `close` and return the `Change`s that completing it made."""
+
+class ChunkMatcher:
+    """An SSE chunk framed as the last routed one (`rust/envelope`); twin of
+    `jsondrip.toolcalls.shortcut.ChunkMatcher`."""
+
+    def __init__(self, prefix: str, middle: str | None, suffix: str) -> None: ...
+    def fragment(self, chunk: bytes) -> str | None:
+        """The chunk's decoded fragment literal if it is framed as this one's, else None."""

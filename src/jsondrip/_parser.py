@@ -8,6 +8,11 @@ from typing import Any, Union
 from . import _backends
 from ._changes import Change
 from ._missing import MISSING
+from .schema.guard import Guard
+from .schema.models import partial_model
+from .schema.progress import Progress, progress
+from .schema.schema import Schema
+from .schema.violation import SchemaViolation
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 DEFAULT_MAX_DEPTH = 1024
@@ -30,10 +35,48 @@ class Parser:
         backend: str | None = None,
         max_depth: int = DEFAULT_MAX_DEPTH,
         max_size: int | None = None,
+        schema: Any = None,
     ) -> None:
         self.backend: str = _backends.resolve(backend, streaming=True)
         self.mode: str = mode
         self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
+        self.schema: Schema | None = None
+        self._guard: Guard | None = None
+        if schema is not None:
+            self.schema = schema if isinstance(schema, Schema) else Schema(schema)
+            guard = self._guard = Guard(self.schema, self._complete_value_at)
+            engine_feed, check, scan = self._engine.feed, guard.feed, guard.scanner.feed
+            take, give = guard.take, guard.give
+
+            def feed(chunk: Chunk) -> Any:  # the engine reads first: it raises on bad JSON
+                if guard.failure is not None:
+                    guard.raise_failure()
+                try:
+                    take()
+                except IndexError:
+                    guard.acquire()  # raises the "another thread" error
+                try:
+                    value = engine_feed(chunk)
+                    if type(chunk) is str:  # Guard.feed's str path, a frame fewer per chunk
+                        try:
+                            scan(chunk)
+                        except SchemaViolation as violation:
+                            guard.failure = violation
+                            raise
+                    else:
+                        check(chunk)
+                finally:
+                    give(True)
+                return value
+
+            checker, engine = guard.checker, self._engine
+
+            def typed_view(path: str = "") -> Progress:
+                return progress(checker, engine.value, path)
+
+            self.feed = feed  # type: ignore[method-assign]
+            self.progress = typed_view  # type: ignore[method-assign]
+            return
         # The hot path: calls go straight to the engine, without a Python frame in between.
         self.feed = self._engine.feed  # type: ignore[method-assign]
         self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
@@ -42,9 +85,20 @@ class Parser:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
 
         Raises `JSONDecodeError` as soon as the text cannot be the start of a valid document,
-        and again on every later call.
+        and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
+        the text cannot be completed into a document the schema accepts (and again later).
         """
-        return self._engine.feed(chunk)
+        guard = self._guard
+        if guard is None:
+            return self._engine.feed(chunk)
+        guard.raise_failure()
+        guard.acquire()
+        try:
+            value = self._engine.feed(chunk)
+            guard.feed(chunk)
+        finally:
+            guard.release()
+        return value
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read a fragment like `feed`, and return the changes it made to the value.
@@ -56,7 +110,17 @@ class Parser:
         taken back). `apply_changes` replays them. A string growing in this mode costs only
         its new text: its slot in the live value is brought up to date when `value` is read.
         """
-        return self._engine.feed_changes(chunk)
+        guard = self._guard
+        if guard is None:
+            return self._engine.feed_changes(chunk)
+        guard.raise_failure()
+        guard.acquire()
+        try:
+            changes = self._engine.feed_changes(chunk)
+            guard.feed(chunk)
+        finally:
+            guard.release()
+        return changes
 
     @property
     def value(self) -> Any:
@@ -70,17 +134,66 @@ class Parser:
 
     def close(self) -> Any:
         """End the stream: return the final value, or raise `JSONDecodeError` if the document
-        is incomplete or invalid."""
-        return self._engine.close()
+        is incomplete or invalid.
+
+        With `schema=`, raises `SchemaViolation` if the complete document breaks the schema;
+        with `Schema.from_model(Model)`, returns the validated model instead of the dict.
+        """
+        guard = self._guard
+        if guard is None:
+            return self._engine.close()
+        guard.raise_failure()
+        guard.acquire()
+        try:
+            value = self._engine.close()
+            guard.close()
+        finally:
+            guard.release()
+        return guard.schema.validate_model(value)
+
+    def progress(self, path: str = "") -> Progress:
+        """The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
+        is missing, still arriving or final (and valid), its live value, and for an enum
+        string still arriving the members it can still become."""
+        guard = self._guard
+        if guard is None:
+            raise ValueError("progress() needs a Parser made with schema=...")
+        return progress(guard.checker, self._engine.value, path)
+
+    def partial(self) -> Any:
+        """With `Schema.from_model(Model)` of a pydantic model: a partial instance whose final
+        fields hold validated values and whose other fields are absent (not set, not None).
+        Before any field is final it has none; after `close()` use close()'s model."""
+        guard = self._guard
+        if guard is None or guard.schema.model is None:
+            raise ValueError("partial() needs a Parser made with schema=Schema.from_model(Model)")
+        return partial_model(guard.schema, self.progress)
+
+    def _complete_value_at(self, segments: tuple[Any, ...]) -> Any:
+        value = self._engine.value
+        for segment in segments:
+            value = value[segment]
+        return value
 
     def close_changes(self) -> list[Change]:
         """End the stream like `close` (the same errors), and return the changes that
         completing the document made: the `add` of a top-level number or literal (`12`
         fed, then `3` fed: no feed could show it), or in jiter mode the `replace` of a number
         shown as it arrived. Applying every `feed_changes` list and then these gives the final
-        value for every document. Closed already: `[]`.
+        value for every document. Closed already: `[]`. With `schema=`, raises
+        `SchemaViolation` as `close` does.
         """
-        return self._engine.close_changes()
+        guard = self._guard
+        if guard is None:
+            return self._engine.close_changes()
+        guard.raise_failure()
+        guard.acquire()
+        try:
+            changes = self._engine.close_changes()
+            guard.close()
+        finally:
+            guard.release()
+        return changes
 
     def __repr__(self) -> str:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"

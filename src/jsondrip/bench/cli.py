@@ -55,6 +55,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="the shared corpus (its bench/ folder has the one-shot documents; default: "
         "$JSONDRIP_CORPUS or ../shared/corpus; without one, generated documents are used)",
     )
+    parser.add_argument(
+        "--schema",
+        action="store_true",
+        help="only the typed-streaming comparison: jsondrip with a schema against pydantic's "
+        "allow_partial and instructor-style re-validation per chunk (needs pydantic and jiter)",
+    )
     parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # for the tests
 
 
@@ -130,6 +136,11 @@ def run(args: argparse.Namespace) -> int:
     """Run the benchmark, write its files into `args.out`, print the summary table."""
     from ..cli.errors import UsageError, write_text
 
+    if args.schema:
+        from . import schema
+
+        write_text(sys.stdout, schema.report(schema.measure(repeats=3)))
+        return 0
     try:
         import matplotlib  # noqa: F401
     except ImportError as error:

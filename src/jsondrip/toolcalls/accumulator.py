@@ -21,7 +21,7 @@ import json
 import time
 from typing import Any, Callable
 
-from .. import Parser, loads
+from .. import Parser, Schema, loads
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
 from .calls import CallTable
@@ -65,6 +65,11 @@ class ToolCallAccumulator:
 
     The parsers are `jsondrip.Parser()` in stable mode, on the default backend (the
     `JSONDRIP_BACKEND` environment variable picks another, as for every `Parser`).
+
+    `tools`: the tool definitions given to the API (any SDK's shape, see `Schema.from_tools`).
+    Each call is then checked against its tool's schema as it streams; a name not among them,
+    or arguments that break the schema, end the call at once with `complete=False` and
+    `error="schema: <message>"` (docs/schema.md).
     """
 
     def __init__(
@@ -73,6 +78,7 @@ class ToolCallAccumulator:
         max_arguments_size: int | None = 1_048_576,
         idle_timeout: float | None = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        tools: Any = None,
     ) -> None:
         if max_arguments_size is not None and max_arguments_size < 0:
             raise ValueError("max_arguments_size must be None or at least 0")
@@ -87,6 +93,7 @@ class ToolCallAccumulator:
             max_arguments_size=max_arguments_size,
             parser_factory=Parser,
             clock=clock,
+            schemas=None if tools is None else Schema.from_tools(tools),
         )
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None

@@ -15,6 +15,9 @@ module does the rest, the same for every provider:
   even when its text happens to be a complete document (a cut can fall right after a `}`).
 - `fail(call, error)` ends a call with an error (aborted, too large, timed out) and releases
   its parser and text.
+- With `schemas` (tool name -> `Schema`), a call's first fragment (or its end, if it has none)
+  checks its name, and its parser checks the arguments: a violation ends the call at once,
+  with `error="schema: <message>"` (the message starts with the JSON Pointer path).
 
 Every ending goes through `_end`, which emits `ToolCallDone` at most once per call.
 """
@@ -26,7 +29,7 @@ import math
 import sys
 from typing import Any, Callable
 
-from .. import MISSING, Change, JSONDecodeError, Parser
+from .. import MISSING, Change, JSONDecodeError, Parser, Schema, SchemaViolation
 from .events import ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
 
@@ -90,8 +93,9 @@ class CallTable:
         events: list[Any],
         *,
         max_arguments_size: int | None,
-        parser_factory: Callable[[], Parser],
+        parser_factory: Callable[..., Parser],
         clock: Callable[[], float],
+        schemas: dict[str, Schema] | None = None,
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
@@ -99,6 +103,7 @@ class CallTable:
         self.max_size = max_arguments_size
         self._limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
+        self.schemas = schemas
         self._clock = clock
         self.now = clock()  # the time of the accumulator call being served
         # No open call was active before this: none can be idle for t seconds before
@@ -140,6 +145,8 @@ class CallTable:
         if not state.announced:
             self.announce(state)
         start = state.size
+        if start == 0 and self.schemas is not None and not self._attach_schema(state):
+            return
         size = state.size = start + len(text)
         if size > self._limit:
             self.fail(
@@ -151,6 +158,7 @@ class CallTable:
         call._parts.append(text)
         parser = state.parser
         changes: tuple[Change, ...] = ()
+        violation: SchemaViolation | None = None
         if parser is None:
             pass
         elif state.content and state.fence is None:  # the hot path, once content has begun
@@ -159,15 +167,40 @@ class CallTable:
             except JSONDecodeError as e:
                 call.arguments = parser.value
                 self._invalid(state, e.msg, e.pos)
+            except SchemaViolation as e:
+                call.arguments = parser.value
+                violation = e
             else:
                 call.arguments = parser.value
         else:
-            self._feed_first(state, parser, text, start)
+            try:
+                self._feed_first(state, parser, text, start)
+            except SchemaViolation as e:
+                call.arguments = parser.value
+                violation = e
             changes = tuple(state.changes)
             state.changes.clear()
         self.events.append(
             tool_call_delta(call.index, call.id, call.name, text, call.arguments, changes)
         )
+        if violation is not None:  # the fragment that proved it wrong, then the end at once
+            self.fail(state, f"schema: {violation}", release=False)
+
+    def _attach_schema(self, state: CallState) -> bool:
+        """The name is complete (its arguments begin, or it ends): check it, and give the call
+        a parser that checks its tool's schema. False if the call ended instead."""
+        if state.call.kind != "function":
+            return True  # a call the provider runs (server tools): not the client's schema
+        name = state.call.name
+        schema = self.schemas.get(name)  # type: ignore[union-attr]
+        if schema is None:
+            known = ", ".join(repr(n) for n in self.schemas) or "none"  # type: ignore[union-attr]
+            self.fail(
+                state, f"schema: unknown tool {name!r} (the tools are {known})", release=False
+            )
+            return False
+        state.parser = self._parser_factory(schema=schema)
+        return True
 
     def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> None:
         """Feed a fragment while a fence may open or has opened, or before any content."""
@@ -230,12 +263,21 @@ class CallTable:
         if call.error is not None:
             self._end(state)
             return
+        if state.size == 0 and self.schemas is not None and not self._attach_schema(state):
+            return
         parser = state.parser
         assert parser is not None
         fence = state.fence
         if not state.content and reason not in TRUNCATION_REASONS:
             call.arguments = {}
             call.complete = True
+            if self.schemas is not None:  # no arguments: the tool must accept {}
+                try:
+                    parser.feed("{}")
+                    parser.close()
+                except SchemaViolation as e:
+                    call.complete = False
+                    call.error = f"schema: {e}"
         elif fence is not None and not fence.closed_cleanly:
             call.error = "invalid JSON: the closing code fence is incomplete"
         else:
@@ -249,6 +291,9 @@ class CallTable:
                             call.index, call.id, call.name, "", call.arguments, tuple(closing)
                         )
                     )
+            except SchemaViolation as e:  # a keyword settled only at the end
+                call.arguments = parser.value
+                call.error = f"schema: {e}"
             except JSONDecodeError as e:
                 call.arguments = parser.value  # close() adds nothing to a cut document
                 offset = fence.dropped if fence is not None else 0

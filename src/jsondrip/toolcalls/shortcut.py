@@ -17,7 +17,10 @@ Quicker still, and tried first: the text around the literals of the last routed 
 kept, so that an event agreeing with it around a valid literal needs no skeleton (`match`);
 and so is the whole SSE chunk that event came in, `event:` and `data:` lines included, so that
 while the SSE decoder holds nothing the next chunk is checked before any line is split
-(`match_chunk`). Both have the last event's skeleton, so its route.
+(`match_chunk`). Both have the last event's skeleton, so its route. The chunk check runs in
+Rust on the native backend (`rust/envelope`, `jsondrip._native.ChunkMatcher`); `ChunkMatcher`
+here is its twin on the python backend, and both give the same answer on every chunk (a
+fragment holding a lone surrogate, which a Rust string cannot hold, takes `match` in both).
 
 A skeleton seen for the second time in a row is learned: decoded once with `json.loads`, it
 must have no repeated key, hold the fragment's sentinel exactly once (the ignored one at most
@@ -39,7 +42,10 @@ import re
 from json.decoder import scanstring
 from typing import Any, Callable
 
-__all__ = ["FRAGMENT", "IGNORED", "EnvelopeShortcut", "count_value"]
+from .. import _backends
+from .._backends import _native
+
+__all__ = ["FRAGMENT", "IGNORED", "ChunkMatcher", "EnvelopeShortcut", "count_value"]
 
 FRAGMENT = "\x00fragment"  # what the fragment's literal decodes to in a skeleton
 IGNORED = "\x00ignored"  # what the ignored key's literal decodes to
@@ -102,9 +108,7 @@ class EnvelopeShortcut:
         self._suffix: str | None = None  # no text equals it: nothing matches before a route
         self._route: Any = None
         # the same, for the whole SSE chunk the event came in (None: not known)
-        self._chunk_prefix: str | None = None
-        self._chunk_start = 0
-        self._chunk_suffix: str | None = None
+        self._chunk: ChunkMatcher | None = None
 
     def match(self, text: str) -> bool:
         """Take the event's fragment if its skeleton is known; False: decode it in full."""
@@ -129,9 +133,7 @@ class EnvelopeShortcut:
         """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
         (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
         if self._suffix is not None:
-            self._chunk_prefix = head + self._prefix
-            self._chunk_start = len(self._chunk_prefix)
-            self._chunk_suffix = self._suffix + "\n\n"
+            self._chunk = _chunk_matcher(head + self._prefix, self._middle, self._suffix + "\n\n")
 
     def match_chunk(self, chunk: bytes) -> bool:
         """`match` for a whole SSE chunk framed as the last one `frame` was told of, read
@@ -141,24 +143,11 @@ class EnvelopeShortcut:
         and a valid literal holds no line break, so the decoder would give this chunk's data
         as one event, and `match` would route it the same way.
         """
-        try:
-            text = chunk.decode()  # strict is quicker; the decoder replaces what it rejects
-        except UnicodeDecodeError:
+        matcher = self._chunk
+        if matcher is None:
             return False
-        start = self._chunk_start
-        if text[:start] != self._chunk_prefix:
-            return False
-        try:
-            fragment, end = scanstring(text, start)
-            middle = self._middle
-            if middle is not None:
-                after = end + len(middle)
-                if text[end:after] != middle:
-                    return False
-                _, end = scanstring(text, after)
-        except ValueError:
-            return False
-        if text[end:] != self._chunk_suffix:
+        fragment = matcher.fragment(chunk)
+        if fragment is None:
             return False
         self._take(self._route, fragment)
         return True
@@ -198,7 +187,7 @@ class EnvelopeShortcut:
         self._middle = middle
         self._suffix = text[end:]
         self._route = route
-        self._chunk_prefix = self._chunk_suffix = None
+        self._chunk = None
         self._take(route, fragment)
         return True
 
@@ -222,6 +211,61 @@ class EnvelopeShortcut:
             self._routes.clear()
         self._routes[skeleton] = _UNKNOWN if route is None else route
         return self._routes[skeleton]
+
+
+class ChunkMatcher:
+    """An SSE chunk framed as the last routed one: `prefix`, the fragment literal, then
+    (with an ignored key) `middle` and its literal, then `suffix`. The python backend's twin
+    of the native `jsondrip._native.ChunkMatcher` (`rust/envelope`): the same answers, the
+    differential tests run both."""
+
+    __slots__ = ("middle", "prefix", "start", "suffix")
+
+    def __init__(self, prefix: str, middle: str | None, suffix: str) -> None:
+        self.prefix = prefix
+        self.start = len(prefix)
+        self.middle = middle
+        self.suffix = suffix
+
+    def fragment(self, chunk: bytes) -> str | None:
+        """The chunk's decoded fragment literal if it is framed as this one's with valid
+        literals (and is valid UTF-8), else None; None too for a fragment holding a lone
+        surrogate, which a Rust string cannot hold (`match` then takes it, exactly)."""
+        try:
+            text = chunk.decode()  # strict is quicker; the decoder replaces what it rejects
+        except UnicodeDecodeError:
+            return None
+        start = self.start
+        if text[:start] != self.prefix:
+            return None
+        try:
+            fragment, end = scanstring(text, start)
+            middle = self.middle
+            if middle is not None:
+                after = end + len(middle)
+                if text[end:after] != middle:
+                    return None
+                _, end = scanstring(text, after)
+        except ValueError:
+            return None
+        if text[end:] != self.suffix:
+            return None
+        if not fragment.isascii():  # a lone surrogate takes the long way, as in Rust
+            try:
+                fragment.encode()
+            except UnicodeEncodeError:
+                return None
+        return fragment
+
+
+def _chunk_matcher(prefix: str, middle: str | None, suffix: str) -> Any:
+    """The backend's `ChunkMatcher`: the native one when parsers run native."""
+    if _native is not None and _backends.resolve(None, streaming=True) == "native":
+        try:
+            return _native.ChunkMatcher(prefix, middle, suffix)
+        except UnicodeEncodeError:  # a lone surrogate (text fed as str): the twin keeps it
+            pass
+    return ChunkMatcher(prefix, middle, suffix)
 
 
 def _value_start(text: str, found: int, size: int) -> int:

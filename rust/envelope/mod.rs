@@ -1,0 +1,135 @@
+//! The tool-call envelope shortcut's quick check, without Python: is an SSE chunk the last
+//! routed chunk again, with new string literals in the same places, and what does its
+//! fragment literal decode to? Twin: `ChunkMatcher` in `src/jsondrip/toolcalls/shortcut.py`
+//! (the module docstring there proves why the check is exact); `tests/toolcalls/
+//! test_shortcut.py` runs both on the same chunks.
+
+#[cfg(test)]
+mod tests;
+
+/// The text of the last routed chunk around its literals: `prefix`, the fragment literal's
+/// content, then (when the format ignores a second literal) `middle` and that literal, then
+/// `suffix`. Both literals are cut out just after their opening quote and end with their
+/// closing quote, so `prefix` ends with `"` and `middle` and `suffix` start after a `"`.
+pub struct ChunkMatch {
+    prefix: Vec<u8>,
+    middle: Option<Vec<u8>>,
+    suffix: Vec<u8>,
+}
+
+impl ChunkMatch {
+    /// A matcher for chunks framed as `prefix`, literal, [`middle`, literal,] `suffix`.
+    pub fn new(prefix: &[u8], middle: Option<&[u8]>, suffix: &[u8]) -> Self {
+        ChunkMatch {
+            prefix: prefix.to_vec(),
+            middle: middle.map(<[u8]>::to_vec),
+            suffix: suffix.to_vec(),
+        }
+    }
+
+    /// The decoded fragment literal of `chunk` if the chunk is valid UTF-8 framed exactly as
+    /// this matcher's, with valid string literals; None otherwise (the caller then reads the
+    /// chunk the long way, which decides).
+    pub fn fragment(&self, chunk: &[u8]) -> Option<String> {
+        let rest = chunk.strip_prefix(self.prefix.as_slice())?;
+        std::str::from_utf8(rest).ok()?; // the prefix is text already
+        let start = self.prefix.len();
+        let (fragment, mut end) = scan_literal(chunk, start)?;
+        if let Some(middle) = &self.middle {
+            if !chunk[end..].starts_with(middle) {
+                return None;
+            }
+            end = literal_end(chunk, end + middle.len())?;
+        }
+        (chunk[end..] == self.suffix[..]).then_some(fragment)
+    }
+}
+
+/// Reads the JSON string literal whose content begins at `start` (just after its opening
+/// quote) in valid UTF-8 `text`, as Python's `json.decoder.scanstring(text, start)` (strict)
+/// does: its decoded value and the index just after its closing quote. None when it is not a
+/// valid literal (no closing quote, a control character, a bad escape), and also when it
+/// holds a lone surrogate (`\ud800`), which no Rust string can hold: the caller then takes
+/// the long way, which keeps it.
+pub fn scan_literal(text: &[u8], start: usize) -> Option<(String, usize)> {
+    let mut out = Vec::new();
+    let end = scan(text, start, Some(&mut out))?;
+    String::from_utf8(out).ok().map(|s| (s, end))
+}
+
+/// Where the valid string literal whose content begins at `start` ends (just after its
+/// closing quote), or None: `scanstring`'s verdict, lone surrogates accepted as it does.
+pub fn literal_end(text: &[u8], start: usize) -> Option<usize> {
+    scan(text, start, None)
+}
+
+/// The literal's end; its decoded UTF-8 into `out` when given (then a lone surrogate is None).
+fn scan(text: &[u8], start: usize, mut out: Option<&mut Vec<u8>>) -> Option<usize> {
+    let mut at = start;
+    loop {
+        let run = text
+            .get(at..)?
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        if let Some(out) = out.as_deref_mut() {
+            out.extend_from_slice(&text[at..at + run]);
+        }
+        at += run;
+        match text[at] {
+            b'"' => return Some(at + 1),
+            b'\\' => {
+                let escape = *text.get(at + 1)?;
+                at += 2;
+                let plain = match escape {
+                    b'"' => b'"',
+                    b'\\' => b'\\',
+                    b'/' => b'/',
+                    b'b' => 0x08,
+                    b'f' => 0x0c,
+                    b'n' => b'\n',
+                    b'r' => b'\r',
+                    b't' => b'\t',
+                    b'u' => {
+                        let (code, next) = unicode_escape(text, at)?;
+                        at = next;
+                        if let Some(out) = out.as_deref_mut() {
+                            let c = char::from_u32(code)?; // a lone surrogate is no char
+                            out.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes());
+                        }
+                        continue;
+                    }
+                    _ => return None,
+                };
+                if let Some(out) = out.as_deref_mut() {
+                    out.push(plain);
+                }
+            }
+            _ => return None, // a control character: strict JSON forbids it in a literal
+        }
+    }
+}
+
+/// The code point of a `\uXXXX` escape whose hex digits begin at `at`, and where the text
+/// after it begins. As `scanstring`: a high surrogate followed by `\u` and a low one is one
+/// code point; followed by `\u` and bad digits it is an error; else it stands alone (a lone
+/// surrogate, returned as such).
+fn unicode_escape(text: &[u8], at: usize) -> Option<(u32, usize)> {
+    let high = hex4(text, at)?;
+    if (0xD800..=0xDBFF).contains(&high) && text.get(at + 4..at + 6) == Some(b"\\u") {
+        let low = hex4(text, at + 6)?;
+        if (0xDC00..=0xDFFF).contains(&low) {
+            return Some((0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), at + 10));
+        }
+    }
+    Some((high, at + 4))
+}
+
+/// Four hex digits (either case) at `at` as a number.
+fn hex4(text: &[u8], at: usize) -> Option<u32> {
+    let digits = text.get(at..at + 4)?;
+    let mut value = 0u32;
+    for &d in digits {
+        value = value * 16 + char::from(d).to_digit(16)?;
+    }
+    Some(value)
+}

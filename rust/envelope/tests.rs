@@ -1,0 +1,85 @@
+//! The quick check against hand-worked chunks; the Python twin is compared with it on random
+//! chunks in `tests/toolcalls/test_shortcut.py`.
+
+use super::{literal_end, scan_literal, ChunkMatch};
+
+fn lit(text: &str) -> Option<(String, usize)> {
+    scan_literal(text.as_bytes(), 1)
+}
+
+#[test]
+fn literals_decode_as_scanstring_does() {
+    assert_eq!(lit(r#""abc"x"#), Some(("abc".into(), 5)));
+    assert_eq!(lit(r#""""#), Some(("".into(), 2)));
+    assert_eq!(
+        lit(r#""a\"b\\c\/d\b\f\n\r\t""#),
+        Some(("a\"b\\c/d\u{8}\u{c}\n\r\t".into(), 22))
+    );
+    assert_eq!(lit(r#""\u00e9\u00E9é""#), Some(("ééé".into(), 16)));
+    assert_eq!(lit(r#""\ud83d\ude00""#), Some(("😀".into(), 14)));
+    assert_eq!(lit("\"\u{7f}\""), Some(("\u{7f}".into(), 3))); // DEL is no control here
+}
+
+#[test]
+fn invalid_literals_and_lone_surrogates_are_refused() {
+    for bad in [
+        "\"abc",             // no closing quote
+        "\"a\nb\"",          // a raw line break
+        "\"a\u{1f}b\"",      // a control character
+        r#""\x41""#,         // no such escape
+        r#""\u12""#,         // too few digits
+        r#""\u12g4""#,       // not hex
+        r#""\u+123""#,       // not hex either (int() would take it)
+        r#""\ud800""#,       // a lone high surrogate
+        r#""\ude00""#,       // a lone low surrogate
+        r#""\ud800\u0041""#, // a high surrogate then no low one
+        r#""\"#,             // cut inside an escape
+        r#""\ud800\u12g4""#, // a high surrogate then a bad escape
+    ] {
+        assert_eq!(lit(bad), None, "{bad:?}");
+    }
+}
+
+#[test]
+fn chunks_match_only_with_the_same_frame() {
+    let m = ChunkMatch::new(b"data: {\"a\":\"", None, b"}\n\n");
+    assert_eq!(
+        m.fragment(b"data: {\"a\":\"x\\ny\"}\n\n"),
+        Some("x\ny".into())
+    );
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"} \n\n"), None); // another suffix
+    assert_eq!(m.fragment(b"data: {\"b\":\"x\"}\n\n"), None); // another prefix
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n"), None); // cut
+    assert_eq!(m.fragment(b"data: {\"a\":\"\xff\"}\n\n"), None); // not UTF-8
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n\n\xc3"), None); // not UTF-8 after the end
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n\n{}"), None); // more after the suffix
+}
+
+#[test]
+fn the_ignored_literal_may_change_but_must_be_valid() {
+    let m = ChunkMatch::new(b"data: {\"a\":\"", Some(b",\"o\":\""), b"}\n\n");
+    assert_eq!(
+        m.fragment(b"data: {\"a\":\"x\",\"o\":\"pad\"}\n\n"),
+        Some("x".into())
+    );
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\",\"o\":\"\\q\"}\n\n"), None);
+    let lone = b"data: {\"a\":\"x\",\"o\":\"\\ud800\"}\n\n";
+    assert_eq!(m.fragment(lone), Some("x".into())); // valid as scanstring says
+    let lone = b"data: {\"a\":\"x\",\"o\":\"\\ud800\"}\n\n";
+    assert_eq!(m.fragment(lone), Some("x".into())); // not decoded: valid as scanstring says
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\",\"p\":\"pad\"}\n\n"), None);
+}
+
+#[test]
+fn lone_surrogates_end_a_literal_that_is_not_decoded() {
+    for (text, end) in [
+        (r#""\ud800"x"#, 8),
+        (r#""\ude00""#, 8),
+        (r#""\ud800\u0041""#, 14),
+        (r#""\ud83d\ude00""#, 14),
+    ] {
+        assert_eq!(literal_end(text.as_bytes(), 1), Some(end), "{text:?}");
+    }
+    assert_eq!(literal_end(br#""\ud800\u12g4""#, 1), None);
+    assert_eq!(literal_end(br#""a\qb""#, 1), None);
+}

@@ -1,0 +1,674 @@
+"""The incremental checker: schema checks on the value being read, settled as early as certain.
+
+Every value being read has a frame (the stack of frames mirrors the open containers, plus
+the string, number or literal still arriving). A frame holds *checks*: a subschema applied
+to that value, linked to the check that asked for it. `allOf` children, `$ref` targets and
+the subschemas of properties and items are conjunctive: their failure fails their parent.
+`anyOf`/`oneOf` children fail their parent when the last of them fails; a `not` child only
+counts when the value is complete, as do `oneOf`'s "only one" and the keywords checked at
+completion. The root check failing is a `SchemaViolation`.
+
+A check fails only when no continuation of the text can satisfy it (see docs/schema.md for
+the rule of each keyword), so a prefix that can still be completed validly is never
+flagged. Work per value is bounded by the size of the schema, so a stream costs linear time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .._changes import escape_token
+from .nodes import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
+from .values import all_unique, is_integer, is_multiple, json_equal, kind_of, show
+from .violation import SchemaViolation
+
+# How a check is tied to its parent.
+ALL, ANY, ONE, NOT, CONTAINS = range(5)
+KEY = "key"  # a frame for an object's key while it arrives (its checks: propertyNames)
+
+KEYWORDS = (
+    "additionalProperties", "items", "prefixItems", "properties", "patternProperties",
+    "propertyNames", "contains", "not", "allOf", "anyOf", "oneOf",
+)  # fmt: skip
+
+
+class Check:
+    """One subschema applied to one value."""
+
+    __slots__ = (
+        "alive",
+        "any_left",
+        "contains_count",
+        "frame",
+        "node",
+        "not_check",
+        "one_checks",
+        "one_left",
+        "parent",
+        "role",
+    )
+
+    def __init__(self, node: Node, parent: Check | None, role: int, frame: Frame) -> None:
+        self.node = node
+        self.parent = parent
+        self.role = role
+        self.frame = frame
+        self.alive = True
+        self.any_left = 0  # anyOf children still alive
+        self.one_left = 0  # oneOf children still alive
+        self.one_checks: list[Check] | None = None
+        self.not_check: Check | None = None
+        self.contains_count = 0
+
+
+class Frame:
+    """A value being read."""
+
+    __slots__ = (
+        "checks", "count", "filters", "key", "keys", "kind", "length", "limit", "parent",
+        "parts", "slot",
+    )  # fmt: skip
+
+    def __init__(self, kind: str, parent: Frame | None, slot: Any) -> None:
+        self.kind = kind
+        # Where it sits: its container's frame and its key or index there (_ROOT at the top).
+        # The path is walked only when needed, so a deep value costs no more than a shallow one.
+        self.parent = parent
+        self.slot = slot
+        self.checks: list[Check] = []
+        self.count = 0  # properties or elements begun
+        self.keys: set[str] = set()
+        self.key: str | None = None
+        self.length = 0  # string: characters so far
+        self.limit = NO_LIMIT  # string: the smallest maxLength of its checks
+        self.parts: list[str] = []
+        # string: per check with string enum members, the members the text is still a prefix of
+        self.filters: list[list[Any]] = []
+
+    @property
+    def segments(self) -> tuple[Any, ...]:
+        """Its path: the keys and indexes from the root."""
+        out = []
+        frame: Frame | None = self
+        while frame is not None and frame.slot is not _ROOT:
+            out.append(frame.slot)
+            frame = frame.parent
+        out.reverse()
+        return tuple(out)
+
+
+_ROOT = object()
+
+
+def pointer(segments: tuple[Any, ...]) -> str:
+    """The JSON Pointer of a path of keys and indexes."""
+    return "".join("/" + (escape_token(s) if type(s) is str else str(s)) for s in segments)
+
+
+def _where(path: str) -> str:
+    return path or "(root)"
+
+
+def _never_keyword(node: Node) -> str:
+    for token in reversed(node.where.split("/")):
+        if token in KEYWORDS:
+            return token
+    return "false"
+
+
+def _violation(
+    leaf: Frame, keyword: str, pos: int, detail: str, unions: list[tuple[Frame, str]]
+) -> SchemaViolation:
+    """The violation of the root, worded from the failure that caused it outwards."""
+    path = pointer(leaf.segments)
+    message = f"{_where(path)}: {detail}"
+    for frame, union in unions:
+        keyword = union
+        path = pointer(frame.segments)
+        message = (
+            f"{_where(path)}: not valid under any of the given schemas ({union}); "
+            f"the last ruled out: {message}"
+        )
+    return SchemaViolation(message, path=path, pos=pos, keyword=keyword)
+
+
+def _article(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
+def _one_of(members: tuple[Any, ...]) -> str:
+    return ", ".join(show(m) for m in members)
+
+
+class Checker:
+    """Checks one document against one compiled schema, event by event (see scanner.py)."""
+
+    def __init__(self, root: Node, value_at: Callable[[tuple[Any, ...]], Any]) -> None:
+        self.root = root
+        self.value_at = value_at  # the complete value at a path, for keywords that compare values
+        self.frames: list[Frame] = []
+        self.root_done = False
+        self.arriving: tuple[str, ...] | None = None  # open_tokens(), until the values change
+
+    # -- failing -------------------------------------------------------------------------------
+
+    def kill(self, check: Check, keyword: str, pos: int, detail: str) -> None:
+        """`check` can no longer pass: fail it and what depends on it."""
+        leaf = check.frame
+        unions: list[tuple[Frame, str]] = []  # the anyOf/oneOf that fell with it, inner first
+        while check.alive:
+            check.alive = False
+            parent = check.parent
+            role = check.role
+            if parent is None:
+                raise _violation(leaf, keyword, pos, detail, unions)
+            if role == ALL:
+                check = parent
+            elif role in (ANY, ONE):
+                if role == ANY:
+                    parent.any_left -= 1
+                    left = parent.any_left
+                else:
+                    parent.one_left -= 1
+                    left = parent.one_left
+                if left:
+                    return
+                unions.append((parent.frame, "anyOf" if role == ANY else "oneOf"))
+                check = parent
+            else:  # NOT, CONTAINS: settled when the value completes
+                return
+
+    # -- frames and checks ---------------------------------------------------------------------
+
+    def spawn(
+        self, node: Node, parent: Check | None, role: int, frame: Frame, depth: int = 0
+    ) -> Check:
+        check = Check(node, parent, role, frame)
+        frame.checks.append(check)
+        if depth > 64:  # a $ref cycle that never reaches a value: jsonschema recurses forever
+            return check
+        for sub in node.all_of:
+            self.spawn(sub, check, ALL, frame, depth + 1)
+        for target in node.refs:
+            self.spawn(target, check, ALL, frame, depth + 1)
+        if node.any_of:
+            check.any_left = len(node.any_of)
+            for sub in node.any_of:
+                self.spawn(sub, check, ANY, frame, depth + 1)
+        if node.one_of:
+            check.one_left = len(node.one_of)
+            check.one_checks = [
+                self.spawn(sub, check, ONE, frame, depth + 1) for sub in node.one_of
+            ]
+        if node.not_ is not None:
+            check.not_check = self.spawn(node.not_, check, NOT, frame, depth + 1)
+        return check
+
+    def begin(self, kind: str, pos: int, negative: bool = False) -> Frame:
+        """A value begins at `pos`: its first character settled its JSON type."""
+        frames = self.frames
+        if not frames:
+            frame = Frame(kind, None, _ROOT)
+            self.spawn(self.root, None, ALL, frame)
+        else:
+            parent = frames[-1]
+            if parent.kind == OBJECT:
+                key = parent.key
+                frame = Frame(kind, parent, key)
+                for check in parent.checks:
+                    if check.alive and check.node.has_object_keywords:
+                        self._property_checks(check, key, frame)  # type: ignore[arg-type]
+            else:
+                index = parent.count
+                parent.count = index + 1
+                frame = Frame(kind, parent, index)
+                for check in parent.checks:
+                    if check.alive and check.node.has_array_keywords:
+                        self._item_checks(check, index, frame, pos)
+        frames.append(frame)
+        self.arriving = None
+        self._first_character(frame, kind, pos, negative)
+        return frame
+
+    def _property_checks(self, check: Check, key: str, frame: Frame) -> None:
+        node = check.node
+        matched = False
+        if node.properties is not None:
+            sub = node.properties.get(key)
+            if sub is not None:
+                matched = True
+                self.spawn(sub, check, ALL, frame)
+        for regex, sub in node.pattern_properties:
+            if regex.search(key):
+                matched = True
+                self.spawn(sub, check, ALL, frame)
+        if not matched and node.additional is not None:
+            self.spawn(node.additional, check, ALL, frame)
+
+    def _item_checks(self, check: Check, index: int, frame: Frame, pos: int) -> None:
+        node = check.node
+        if node.max_items is not None and index >= node.max_items:
+            self.kill(check, "maxItems", pos, f"the array has more than {node.max_items} items")
+            return
+        if index < len(node.prefix_items):
+            self.spawn(node.prefix_items[index], check, ALL, frame)
+        elif node.items is not None:
+            self.spawn(node.items, check, ALL, frame)
+        if node.contains is not None:
+            self.spawn(node.contains, check, CONTAINS, frame)
+
+    def _first_character(self, frame: Frame, kind: str, pos: int, negative: bool) -> None:
+        for check in frame.checks:
+            if not check.alive:
+                continue
+            node = check.node
+            if node.max_length is not None and node.max_length < frame.limit:
+                frame.limit = node.max_length
+            if node.never:
+                self.kill(
+                    check, _never_keyword(node), pos, "no value is allowed here (false schema)"
+                )
+                continue
+            types = node.types
+            seen = STRING if kind == KEY else kind
+            if (
+                types is not None
+                and seen not in types
+                and not (seen == NUMBER and "integer" in types)
+            ):
+                names = ", ".join(sorted(types))
+                self.kill(
+                    check,
+                    "type",
+                    pos,
+                    f"expected {names}, got {'a key' if kind == KEY else _article(kind)}",
+                )
+                continue
+            if node.enum is not None:
+                wanted = STRING if kind == KEY else kind
+                members = tuple(m for m in node.enum if kind_of(m) == wanted)
+                if not members:
+                    keyword = "const" if node.const else "enum"
+                    self.kill(check, keyword, pos, f"a {wanted} is not one of {_one_of(node.enum)}")
+                    continue
+                if wanted == STRING:
+                    frame.filters.append([check, list(members)])
+            if negative and kind == NUMBER:
+                if node.minimum is not None and node.minimum > 0:
+                    self.kill(
+                        check,
+                        "minimum",
+                        pos,
+                        f"a negative number is less than the minimum of {show(node.minimum)}",
+                    )
+                elif node.exclusive_minimum is not None and node.exclusive_minimum >= 0:
+                    self.kill(
+                        check,
+                        "exclusiveMinimum",
+                        pos,
+                        "a negative number is less than or equal to the minimum of "
+                        + show(node.exclusive_minimum),
+                    )
+
+    # -- strings and keys ------------------------------------------------------------------------
+
+    def begin_key(self, pos: int) -> None:
+        """An object's key begins (its quote at `pos`): propertyNames and a closed set of names."""
+        obj = self.frames[-1]
+        frame = Frame(KEY, obj.parent, obj.slot)  # a key's path is its object's
+        for check in obj.checks:
+            if not check.alive:
+                continue
+            node = check.node
+            if node.property_names is not None:
+                self.spawn(node.property_names, check, ALL, frame)
+            if (
+                node.additional is not None
+                and node.additional.never
+                and not node.pattern_properties
+            ):
+                frame.filters.append([check, list(node.properties or ()), True])
+        self.frames.append(frame)
+        self._first_character(frame, KEY, pos, False)
+
+    def text(self, piece: str, start: int, plain: bool, closes: bool) -> None:
+        """More string content: `piece` began at `start` (a plain run), or is one escape."""
+        frame = self.frames[-1]
+        old = frame.length
+        frame.parts.append(piece)
+        length = frame.length = old + len(piece)
+        if frame.filters:
+            self._filter(frame, piece, old, start, plain, closes)
+        if length <= frame.limit:
+            return
+        for check in frame.checks:
+            node = check.node
+            if node.max_length is not None and length > node.max_length and check.alive:
+                at = start + node.max_length - old if plain else start
+                self.kill(
+                    check,
+                    "maxLength",
+                    at,
+                    f"{self._shown(frame, closes)} is longer than {node.max_length} characters",
+                )
+
+    def _shown(self, frame: Frame, complete: bool) -> str:
+        text = "".join(frame.parts)
+        if len(text) > 60:
+            return show(text[:60]) + "..."
+        return show(text) if complete else show(text) + "..."
+
+    def _filter(
+        self, frame: Frame, piece: str, old: int, start: int, plain: bool, closes: bool
+    ) -> None:
+        for entry in frame.filters:
+            check, members = entry[0], entry[1]
+            if not check.alive:
+                continue
+            kept = [m for m in members if m.startswith(piece, old)]
+            if kept:
+                entry[1] = kept
+                continue
+            reach = 0  # how far into `piece` the longest member still agreed
+            for member in members:
+                tail = member[old:]
+                n = 0
+                for a, b in zip(tail, piece):
+                    if a != b:
+                        break
+                    n += 1
+                reach = max(reach, n)
+            at = start + reach if plain else start
+            if len(entry) == 3:  # a key outside a closed set of property names
+                self.kill(
+                    check, "additionalProperties", at,
+                    f"additional properties are not allowed ({self._shown(frame, closes)} "
+                    f"is not one of {_one_of(tuple(check.node.properties or ())) or 'no names'})",
+                )  # fmt: skip
+            else:
+                keyword = "const" if check.node.const else "enum"
+                self.kill(
+                    check,
+                    keyword,
+                    at,
+                    f"{self._shown(frame, closes)} is not one of {_one_of(check.node.enum)}",
+                )  # type: ignore[arg-type]
+
+    def end_string(self, pos: int) -> None:
+        """The closing quote at `pos` of a string value or key."""
+        frame = self.frames[-1]
+        text = "".join(frame.parts)
+        for entry in frame.filters:
+            check = entry[0]
+            if check.alive and text not in entry[1]:
+                if len(entry) == 3:
+                    self.kill(
+                        check,
+                        "additionalProperties",
+                        pos,
+                        f"additional properties are not allowed ({show(text)} was unexpected)",
+                    )
+                else:
+                    keyword = "const" if check.node.const else "enum"
+                    self.kill(
+                        check,
+                        keyword,
+                        pos,
+                        f"{show(text)} is not one of {_one_of(check.node.enum)}",
+                    )  # type: ignore[arg-type]
+        for check in frame.checks:
+            node = check.node
+            if not check.alive:
+                continue
+            if node.min_length is not None and frame.length < node.min_length:
+                self.kill(
+                    check,
+                    "minLength",
+                    pos,
+                    f"{show(text)} is shorter than {node.min_length} characters",
+                )
+            elif node.pattern is not None and not node.pattern.search(text):
+                self.kill(
+                    check,
+                    "pattern",
+                    pos,
+                    f"{show(text)} does not match {show(node.pattern.pattern)}",
+                )
+        if frame.kind == KEY:
+            self._complete(frame, pos)
+            self._key_done(text, pos)
+        else:
+            self._complete(frame, pos)
+
+    def _key_done(self, key: str, pos: int) -> None:
+        obj = self.frames[-1]
+        obj.key = key
+        if key in obj.keys:
+            return
+        obj.keys.add(key)
+        obj.count += 1
+        for check in obj.checks:
+            node = check.node
+            if not check.alive or not node.has_object_keywords:
+                continue
+            if node.max_properties is not None and obj.count > node.max_properties:
+                self.kill(
+                    check,
+                    "maxProperties",
+                    pos,
+                    f"the object has more than {node.max_properties} properties",
+                )
+            elif (
+                node.additional is not None
+                and node.additional.never
+                and (node.properties is None or key not in node.properties)
+                and not any(r.search(key) for r, _ in node.pattern_properties)
+            ):
+                self.kill(
+                    check,
+                    "additionalProperties",
+                    pos,
+                    f"additional properties are not allowed ({show(key)} was unexpected)",
+                )
+
+    # -- numbers and literals -------------------------------------------------------------------
+
+    def end_atom(self, value: Any, pos: int) -> None:
+        """A number or literal is complete; `pos` is where that became certain."""
+        frame = self.frames[-1]
+        for check in frame.checks:
+            if not check.alive:
+                continue
+            node = check.node
+            if node.enum is not None and not any(json_equal(value, m) for m in node.enum):
+                keyword = "const" if node.const else "enum"
+                self.kill(check, keyword, pos, f"{show(value)} is not one of {_one_of(node.enum)}")
+                continue
+            if frame.kind != NUMBER:
+                continue
+            types = node.types
+            if types is not None and "number" not in types and not is_integer(value):
+                self.kill(check, "type", pos, f"{show(value)} is not of type 'integer'")
+            elif node.minimum is not None and value < node.minimum:
+                self.kill(
+                    check,
+                    "minimum",
+                    pos,
+                    f"{show(value)} is less than the minimum of {show(node.minimum)}",
+                )
+            elif node.maximum is not None and value > node.maximum:
+                self.kill(
+                    check,
+                    "maximum",
+                    pos,
+                    f"{show(value)} is greater than the maximum of {show(node.maximum)}",
+                )
+            elif node.exclusive_minimum is not None and value <= node.exclusive_minimum:
+                self.kill(
+                    check, "exclusiveMinimum", pos,
+                    f"{show(value)} is less than or equal to the minimum of "
+                    + show(node.exclusive_minimum),
+                )  # fmt: skip
+            elif node.exclusive_maximum is not None and value >= node.exclusive_maximum:
+                self.kill(
+                    check, "exclusiveMaximum", pos,
+                    f"{show(value)} is greater than or equal to the maximum of "
+                    + show(node.exclusive_maximum),
+                )  # fmt: skip
+            elif node.multiple_of is not None and not is_multiple(value, node.multiple_of):
+                self.kill(
+                    check,
+                    "multipleOf",
+                    pos,
+                    f"{show(value)} is not a multiple of {show(node.multiple_of)}",
+                )
+        self._complete(frame, pos)
+
+    # -- containers ------------------------------------------------------------------------------
+
+    def end_container(self, pos: int) -> None:
+        """`}` or `]` at `pos`."""
+        frame = self.frames[-1]
+        value: Any = _UNREAD
+        for check in frame.checks:
+            if not check.alive:
+                continue
+            node = check.node
+            if frame.kind == OBJECT:
+                if node.has_object_keywords and not self._object_complete(check, frame, pos):
+                    continue
+            elif node.has_array_keywords:
+                if node.min_items is not None and frame.count < node.min_items:
+                    self.kill(
+                        check, "minItems", pos, f"the array has fewer than {node.min_items} items"
+                    )
+                    continue
+                if node.contains is not None and check.contains_count < node.min_contains:
+                    keyword = "contains" if node.min_contains == 1 else "minContains"
+                    self.kill(
+                        check,
+                        keyword,
+                        pos,
+                        f"the array has fewer than {node.min_contains} items matching contains",
+                    )
+                    continue
+                if node.unique_items:
+                    if value is _UNREAD:
+                        value = self.value_at(frame.segments)
+                    if not all_unique(value):
+                        self.kill(check, "uniqueItems", pos, "the array has non-unique elements")
+                        continue
+            if node.enum is not None:
+                if value is _UNREAD:
+                    value = self.value_at(frame.segments)
+                if not any(json_equal(value, m) for m in node.enum):
+                    keyword = "const" if node.const else "enum"
+                    self.kill(
+                        check, keyword, pos, f"{show(value)} is not one of {_one_of(node.enum)}"
+                    )
+        self._complete(frame, pos)
+
+    def _object_complete(self, check: Check, frame: Frame, pos: int) -> bool:
+        node = check.node
+        keys = frame.keys
+        for name in node.required:
+            if name not in keys:
+                self.kill(check, "required", pos, f"{show(name)} is a required property")
+                return False
+        if node.min_properties is not None and frame.count < node.min_properties:
+            self.kill(
+                check,
+                "minProperties",
+                pos,
+                f"the object has fewer than {node.min_properties} properties",
+            )
+            return False
+        if node.dependent_required:
+            for name, needed in node.dependent_required.items():
+                if name in keys:
+                    for other in needed:
+                        if other not in keys:
+                            self.kill(
+                                check,
+                                "dependentRequired",
+                                pos,
+                                f"{show(other)} is a dependency of {show(name)}",
+                            )
+                            return False
+        return True
+
+    # -- completion ------------------------------------------------------------------------------
+
+    def _complete(self, frame: Frame, pos: int) -> None:
+        """The value is complete: settle `not`, `oneOf`'s "only one" and `contains`."""
+        checks = frame.checks
+        for check in reversed(checks):
+            if not check.alive:
+                continue
+            if check.not_check is not None and check.not_check.alive:
+                self.kill(
+                    check, "not", pos, "the value must not be valid under the schema in 'not'"
+                )
+                continue
+            if check.one_checks is not None:
+                passing = sum(1 for c in check.one_checks if c.alive)
+                if passing > 1:
+                    self.kill(
+                        check,
+                        "oneOf",
+                        pos,
+                        f"the value is valid under {passing} of the schemas in oneOf "
+                        "(only one may match)",
+                    )
+        self.frames.pop()
+        if frame.kind == KEY:
+            return
+        self.arriving = None
+        for check in checks:
+            if check.role == CONTAINS and check.alive:
+                owner = check.parent
+                if owner is not None and owner.alive:
+                    owner.contains_count += 1
+                    maximum = owner.node.max_contains
+                    if maximum is not None and owner.contains_count > maximum:
+                        self.kill(
+                            owner,
+                            "maxContains",
+                            pos,
+                            f"the array has more than {maximum} items matching contains",
+                        )
+        if not self.frames:
+            self.root_done = True
+
+    # -- the typed view --------------------------------------------------------------------------
+
+    def open_tokens(self) -> tuple[str, ...]:
+        """The path of the innermost value still arriving, as JSON Pointer tokens: it and every
+        prefix of it are the values still arriving. () with none (or only the root) open."""
+        if self.arriving is None:
+            self.arriving = ()
+            for frame in reversed(self.frames):
+                if frame.kind != KEY:
+                    self.arriving = tuple(str(s) for s in frame.segments)
+                    break
+        return self.arriving
+
+    def candidates(self) -> list[str] | None:
+        """For a string value still arriving under an enum or const: the members still possible."""
+        if not self.frames:
+            return None
+        frame = self.frames[-1]
+        if frame.kind != STRING:
+            return None
+        possible: list[str] | None = None
+        for entry in frame.filters:
+            if entry[0].alive:
+                members = entry[1]
+                possible = members if possible is None else [m for m in possible if m in members]
+        return None if possible is None else list(possible)
+
+
+_UNREAD = object()
+NO_LIMIT = float("inf")
+
+__all__ = ["ARRAY", "BOOLEAN", "KEY", "NULL", "NUMBER", "OBJECT", "STRING", "Checker"]

@@ -1,0 +1,95 @@
+"""The envelope shortcut's quick check has two twins, `jsondrip._native.ChunkMatcher` (Rust,
+`rust/envelope`) and `shortcut.ChunkMatcher` (Python, `scanstring`): on any chunk they give
+the same answer, and the accumulator uses the one of its backend."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from _toolcall_support import make_acc_fixture  # noqa: F401 - make_acc is a fixture
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from jsondrip.toolcalls import shortcut
+from jsondrip.toolcalls.shortcut import ChunkMatcher
+
+PREFIX = 'event: x\ndata: {"t":"d","delta":{"partial_json":"'
+MIDDLE = '},"obfuscation":"'  # the text between the two literals' quotes
+SUFFIX = "}\n\n"
+
+# pieces of literal text: plain, non-ASCII, every escape, and what makes a literal invalid
+PIECES = st.sampled_from(
+    [
+        "a", "é", "😀", " ", "\x7f", '\\"', "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
+        "\\u00e9", "\\u00E9", "\\ud83d\\ude00", "\\ud800", "\\udc00", "\\ud800\\u0041",
+        "\\u12", "\\u12g4", "\\u+123", "\\x41", "\\", '"', "\n", "\x1f", "\x00",
+    ]
+)  # fmt: skip
+LITERAL = st.lists(PIECES, max_size=6).map("".join)
+
+
+def native() -> Any:
+    from jsondrip import _native
+
+    return _native
+
+
+def both(prefix: str, middle: str | None, suffix: str, chunk: bytes) -> Any:
+    """The two twins' answers for one chunk, asserted equal."""
+    ours = ChunkMatcher(prefix, middle, suffix).fragment(chunk)
+    theirs = native().ChunkMatcher(prefix, middle, suffix).fragment(chunk)
+    assert ours == theirs, (chunk, ours, theirs)
+    return ours
+
+
+@settings(max_examples=400, deadline=None)
+@given(fragment=LITERAL, ignored=LITERAL, with_middle=st.booleans(), tail=st.binary(max_size=3))
+@example(fragment="x\\u00e9", ignored="p", with_middle=True, tail=b"")
+def test_the_twins_agree_on_any_chunk(
+    fragment: str, ignored: str, with_middle: bool, tail: bytes
+) -> None:
+    middle = MIDDLE if with_middle else None
+    body = PREFIX + fragment + '"' + (MIDDLE + ignored + '"' if with_middle else "") + SUFFIX
+    chunk = body.encode("utf-8", "surrogatepass") + tail
+    got = both(PREFIX, middle, SUFFIX, chunk)
+    if got is not None and not with_middle:  # the literal is then the whole fragment
+        assert got == json.loads('"' + fragment + '"')
+
+
+@pytest.mark.parametrize(
+    ("chunk", "want"),
+    [
+        (PREFIX + 'a\\n\\u00e9😀"}\n\n', "a\né😀"),
+        (PREFIX + '"}\n\n', ""),
+        (PREFIX + 'a"} \n\n', None),  # another suffix
+        (PREFIX.replace("x", "y") + 'a"}\n\n', None),  # another prefix
+        (PREFIX + '\\ud800"}\n\n', None),  # a lone surrogate: the long way keeps it
+        (PREFIX + 'a\tb"}\n\n', None),  # a control character
+    ],
+)
+def test_the_twins_on_chosen_chunks(chunk: str, want: str | None) -> None:
+    assert both(PREFIX, None, SUFFIX, chunk.encode()) == want
+
+
+def test_invalid_utf8_is_refused_by_both() -> None:
+    assert both(PREFIX, None, SUFFIX, PREFIX.encode() + b'\xff"}\n\n') is None
+    assert both(PREFIX, None, SUFFIX, PREFIX.encode() + b'a"}\n\n\xc3') is None
+
+
+def test_the_accumulator_uses_its_backends_matcher(make_acc, backend: str) -> None:
+    acc = make_acc(format="anthropic")
+    acc.feed_sse(b'data: {"type":"message_start","message":{"id":"m","type":"message"}}\n\n')
+    block = '{"type":"tool_use","id":"t","name":"f","input":{}}'
+    acc.feed_sse(
+        f'data: {{"type":"content_block_start","index":0,"content_block":{block}}}\n\n'.encode()
+    )
+    for part in ['{"a"', ": ", "1}"]:
+        delta = json.dumps({"type": "input_json_delta", "partial_json": part})
+        event = f'{{"type":"content_block_delta","index":0,"delta":{delta}}}'
+        acc.feed_sse(f"data: {event}\n\n".encode())
+    matcher = acc._shortcut._chunk
+    want = native().ChunkMatcher if backend == "native" else shortcut.ChunkMatcher
+    assert type(matcher) is want
+    assert acc.tool_calls[0].arguments == {"a": 1}
