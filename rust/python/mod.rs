@@ -5,11 +5,8 @@ mod builder;
 mod changes;
 mod dicts;
 mod engine;
-<<<<<<< HEAD
-mod gc;
-=======
 mod envelope;
->>>>>>> main
+mod gc;
 mod keys;
 mod loads;
 
