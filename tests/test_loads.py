@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 import pytest
 from _support import error_tuple, json_error, same
-from conftest import CORPUS, ONLY_PYTHON, corpus_dir
+from conftest import CORPUS, ONLY_PYTHON, corpus_dir, skip_unless_native
 
 import jsondrip
 
@@ -56,9 +56,7 @@ def engine(request: pytest.FixtureRequest) -> str:
     installed (else skipped)."""
     name = request.param
     if name == "native":
-        if ONLY_PYTHON:
-            pytest.skip("JSONDRIP_BACKEND=python: testing the standard library path only")
-        assert "native" in jsondrip.available_backends(), "jsondrip._native did not import"
+        skip_unless_native()
     elif name == "jiter":
         pytest.importorskip("jiter")
     return name
@@ -182,8 +180,7 @@ def test_loads_signature_is_json_plus_backend() -> None:
 
 def test_native_is_present() -> None:
     """The native core is built, unless the run says it tests the Python path only."""
-    if ONLY_PYTHON:
-        pytest.skip("JSONDRIP_BACKEND=python")
+    skip_unless_native()
     assert jsondrip.available_backends()[0] == "native"
 
 
@@ -865,8 +862,7 @@ def jiter_calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 def native() -> Any:
     """The native extension, or a skip when the run tests the Python path only."""
-    if ONLY_PYTHON:
-        pytest.skip("JSONDRIP_BACKEND=python")
+    skip_unless_native()
     from jsondrip import _native
 
     return _native
@@ -969,7 +965,7 @@ JITER_REFUSES = {
 @pytest.mark.parametrize("name", list(JITER_REFUSES))
 def test_jiter_refusals_go_to_json(stdlib_calls: list[Any], name: str) -> None:
     """What jiter rejects (lone surrogates above all) gets json's value or error."""
-    import jiter
+    jiter = pytest.importorskip("jiter", reason="jiter is not installed (pip install jiter)")
 
     doc = JITER_REFUSES[name]
     raw = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else doc

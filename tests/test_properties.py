@@ -13,7 +13,7 @@ from typing import Any, Callable, Union
 
 import pytest
 from _support import Chunk, error_tuple, same, snapshot
-from conftest import ONLY_PYTHON
+from conftest import skip_unless_native
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -265,9 +265,7 @@ def has_duplicate_keys(text: str) -> bool:
 @pytest.fixture
 def both_backends() -> None:
     """Comparing the backends needs both (this test takes no `backend`: it runs each)."""
-    if ONLY_PYTHON:
-        pytest.skip("JSONDRIP_BACKEND=python: testing the Python twin only, on purpose")
-    assert "native" in jsondrip.available_backends(), "the native extension did not import"
+    skip_unless_native()
 
 
 @SETTINGS

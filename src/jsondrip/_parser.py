@@ -212,7 +212,11 @@ def parse_partial(
     if not isinstance(data, (str, bytes, bytearray, memoryview)):
         kind = type(data).__name__
         raise TypeError(f"parse_partial() takes str, bytes, bytearray or memoryview, not {kind}")
-    name = _backends.resolve(backend, streaming=False)
+    # Only an explicit choice (backend= or $JSONDRIP_BACKEND) gets jiter: by default a streaming
+    # backend answers, as `Parser` would (jiter cannot give mode "stable"; without the native
+    # backend the one-shot default would otherwise be jiter).
+    explicit = backend is not None or bool(_backends.env_backend())
+    name = _backends.resolve(backend, streaming=not explicit)
     if name == "jiter":
         if final:
             msg = "backend 'jiter' gives partial values only: final=True needs 'native' or 'python'"
