@@ -73,7 +73,9 @@ pub fn check_error(e: &ParseError, input_len: usize) {
     );
     assert!(e.column <= e.pos + 1, "column past the position: {e:?}");
     assert!(e.line <= e.pos + 1, "more lines than characters: {e:?}");
-    assert!(!e.msg.is_empty());
+    assert!(!e.kind.to_string().is_empty());
+    let doc_chars = e.doc.iter().filter(|&&b| (b as i8) >= -0x40).count();
+    assert!(doc_chars <= 2 * _native::core::error::DOC_WINDOW, "doc past its window: {e:?}");
 }
 
 /// Exact equality: floats by bits (NaN equals NaN, -0.0 differs from 0.0), objects in order.

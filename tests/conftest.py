@@ -1,8 +1,9 @@
 """Shared fixtures: every test that takes `backend` runs on both backends.
 
 The native backend must have been built: a missing extension fails the native tests instead of
-quietly testing the Python twin twice. Set JSONDRIP_BACKEND=python to test only the twin on
-purpose (the native runs are then skipped, with that reason).
+quietly testing the Python twin twice. The native runs are skipped, with the reason, only when
+that is on purpose: JSONDRIP_BACKEND=python, or an install of the pure-Python wheel (built
+without Rust, `jsondrip._backends.BUILD == "pure"`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,40 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("JSONDRIP_CORPUS", ROOT.parent / "shared" / "corpus"))
-ONLY_PYTHON = os.environ.get("JSONDRIP_BACKEND") == "python"
+
+
+def _why_no_native() -> str | None:
+    """Why the native backend is absent on purpose, or None when it must be there."""
+    from jsondrip import _backends
+
+    if os.environ.get("JSONDRIP_BACKEND") == "python":
+        return "JSONDRIP_BACKEND=python: testing the Python twin only, on purpose"
+    if _backends.BUILD == "pure":
+        return (
+            "no native backend: this is jsondrip's pure-Python build (JSONDRIP_BUILD=pure, no "
+            "Rust toolchain, or an interpreter pyo3 does not build for: docs/packaging.md)"
+        )
+    return None
+
+
+#: Why the native runs are skipped, or None when the native backend must have been built.
+NO_NATIVE = _why_no_native()
+ONLY_PYTHON = NO_NATIVE is not None
+
+
+def skip_unless_native() -> None:
+    """Skip (saying why) where the native backend is absent on purpose; fail where it should be.
+
+    For tests about the native backend alone; `backend` does this for the parametrised ones.
+    """
+    import jsondrip
+
+    if NO_NATIVE is not None:
+        pytest.skip(NO_NATIVE)
+    assert "native" in jsondrip.available_backends(), (
+        "the native extension jsondrip._native did not build or import; "
+        "set JSONDRIP_BACKEND=python to test the Python twin alone"
+    )
 
 
 def corpus_dir(name: str) -> Path:
@@ -25,17 +59,19 @@ def corpus_dir(name: str) -> Path:
     return path
 
 
+def installed_backends() -> tuple[str, ...]:
+    """The streaming backends a loop over both should run: the twin alone only where the
+    native backend is absent on purpose (it must import otherwise)."""
+    if NO_NATIVE is not None:
+        return ("python",)
+    skip_unless_native()
+    return ("native", "python")
+
+
 @pytest.fixture(params=["native", "python"])
 def backend(request: pytest.FixtureRequest) -> str:
     """The name of a parser backend; the native one must be importable."""
     name = request.param
     if name == "native":
-        if ONLY_PYTHON:
-            pytest.skip("JSONDRIP_BACKEND=python: testing the Python twin only, on purpose")
-        import jsondrip
-
-        assert "native" in jsondrip.available_backends(), (
-            "the native extension jsondrip._native did not build or import; "
-            "set JSONDRIP_BACKEND=python to test the Python twin alone"
-        )
+        skip_unless_native()
     return name

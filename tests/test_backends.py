@@ -6,6 +6,9 @@ from __future__ import annotations
 import importlib
 import importlib.machinery
 import importlib.util
+import os
+import subprocess
+import sys
 
 import pytest
 from _support import error_tuple
@@ -123,3 +126,18 @@ def test_backends_give_identical_errors(backend: str) -> None:
         results.append(error_tuple(info.value))
     assert results[-1] == ("Expecting ',' delimiter", 11, 1, 12)
     assert len(set(results)) == 1
+
+
+def test_parse_partial_without_native_uses_the_twin_not_jiter() -> None:
+    """The pure-Python install's default: parse_partial streams with the twin (mode "stable"),
+    where the one-shot default (jiter, if installed) could not give that mode."""
+    code = (
+        "import sys; sys.modules['jsondrip._native'] = None; import jsondrip; "
+        "print(jsondrip.parse_partial('{\"a\": [1, 2'), jsondrip.parse_partial('[1', "
+        "mode='jiter'))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != ENV}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "{'a': [1]} [1]\n", "")

@@ -3,128 +3,54 @@
 from __future__ import annotations
 
 import json
-from typing import NamedTuple
+import sys
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
 from _support import chars, error_tuple, json_error, outcome, same, single_bytes
 
 import jsondrip
+import jsondrip.twin
+from jsondrip._dialect import DIALECT
+from jsondrip.twin.errors import Dialect, ErrorKind
+
+TABLE = Path(__file__).parent / "data" / "error_cases.json"
 
 
 class Case(NamedTuple):
+    """A row of the error table shared with rust/core/error_tests.rs."""
+
     text: str
-    msg: str
+    kind: str  # the ErrorKind in json of CPython 3.9 to 3.12
     pos: int
-    lineno: int
-    colno: int
     raise_at: int | None  # index of the character whose feed raises; None: close() raises
+    dialects: dict[str, dict[str, Any]]  # kind and pos where a json dialect differs
+
+    def for_dialect(self, dialect: tuple[bool, bool]) -> tuple[str, int]:
+        """(kind, pos) in a dialect (trailing_comma, escape_at_end_unterminated)."""
+        want = (self.kind, self.pos)
+        for name, on in zip(Dialect._fields, dialect):
+            if on and name in self.dialects:
+                want = (self.dialects[name]["kind"], self.dialects[name]["pos"])
+        return want
 
 
-CASES: list[Case] = [
-    # a value was expected
-    Case("", "Expecting value", 0, 1, 1, None),
-    Case(" ", "Expecting value", 1, 1, 2, None),
-    Case("\n\n", "Expecting value", 2, 3, 1, None),
-    Case("[", "Expecting value", 1, 1, 2, None),
-    Case("[1,", "Expecting value", 3, 1, 4, None),
-    Case("[1,,2]", "Expecting value", 3, 1, 4, 3),
-    Case("]", "Expecting value", 0, 1, 1, 0),
-    Case("}", "Expecting value", 0, 1, 1, 0),
-    Case("[}", "Expecting value", 1, 1, 2, 1),
-    Case("\x00", "Expecting value", 0, 1, 1, 0),
-    Case("[\x7f]", "Expecting value", 1, 1, 2, 1),
-    Case(".5", "Expecting value", 0, 1, 1, 0),
-    Case("+1", "Expecting value", 0, 1, 1, 0),
-    Case("[\n1,\n  x]", "Expecting value", 7, 3, 3, 7),
-    Case('{"a":\n\n  }', "Expecting value", 9, 3, 3, 9),
-    Case("[\r\n1,\r\n x]", "Expecting value", 8, 3, 2, 8),
-    Case('{"a":', "Expecting value", 5, 1, 6, None),
-    Case("[NaN,", "Expecting value", 5, 1, 6, None),
-    # literals that stop matching
-    Case("tx", "Expecting value", 0, 1, 1, 1),
-    Case("nul", "Expecting value", 0, 1, 1, None),
-    Case("nulx", "Expecting value", 0, 1, 1, 3),
-    Case("[nul]", "Expecting value", 1, 1, 2, 4),
-    Case('{"a":tru}', "Expecting value", 5, 1, 6, 8),
-    Case("Na", "Expecting value", 0, 1, 1, None),
-    Case("Nb", "Expecting value", 0, 1, 1, 1),
-    Case("nan", "Expecting value", 0, 1, 1, 1),
-    Case("infinity", "Expecting value", 0, 1, 1, 0),
-    Case("-Inf", "Expecting value", 0, 1, 1, None),
-    Case("-inf", "Expecting value", 0, 1, 1, 1),
-    Case("[-Infinityx]", "Expecting ',' delimiter", 10, 1, 11, 10),
-    Case("truex", "Extra data", 4, 1, 5, 4),
-    Case("[true x]", "Expecting ',' delimiter", 6, 1, 7, 6),
-    # numbers that stop being one
-    Case("-", "Expecting value", 0, 1, 1, None),
-    Case("-x", "Expecting value", 0, 1, 1, 1),
-    Case("[-]", "Expecting value", 1, 1, 2, 2),
-    Case("[1.]", "Expecting ',' delimiter", 2, 1, 3, 3),
-    Case("[1e]", "Expecting ',' delimiter", 2, 1, 3, 3),
-    Case("[1.5e+]", "Expecting ',' delimiter", 4, 1, 5, 6),
-    Case("[01]", "Expecting ',' delimiter", 2, 1, 3, 2),
-    Case("01", "Extra data", 1, 1, 2, 1),
-    Case("-01", "Extra data", 2, 1, 3, 2),
-    Case("12x", "Extra data", 2, 1, 3, 2),
-    Case("1.x", "Extra data", 1, 1, 2, 2),
-    Case("1.", "Extra data", 1, 1, 2, None),
-    Case("-0.", "Extra data", 2, 1, 3, None),
-    Case("1e", "Extra data", 1, 1, 2, None),
-    Case("1e+", "Extra data", 1, 1, 2, None),
-    Case("1.5e", "Extra data", 3, 1, 4, None),
-    Case("1.5E-", "Extra data", 3, 1, 4, None),
-    Case("0x1", "Extra data", 1, 1, 2, 1),
-    Case("1_000", "Extra data", 1, 1, 2, 1),
-    # delimiters
-    Case("[1", "Expecting ',' delimiter", 2, 1, 3, None),
-    Case("[1 2]", "Expecting ',' delimiter", 3, 1, 4, 3),
-    Case("{", "Expecting property name enclosed in double quotes", 1, 1, 2, None),
-    Case('{"a":1,', "Expecting property name enclosed in double quotes", 7, 1, 8, None),
-    Case("{1:2}", "Expecting property name enclosed in double quotes", 1, 1, 2, 1),
-    Case("{'a':1}", "Expecting property name enclosed in double quotes", 1, 1, 2, 1),
-    Case('{"a"', "Expecting ':' delimiter", 4, 1, 5, None),
-    Case('{"a" 1}', "Expecting ':' delimiter", 5, 1, 6, 5),
-    Case('{"a":1', "Expecting ',' delimiter", 6, 1, 7, None),
-    Case('{"a":1 "b":2}', "Expecting ',' delimiter", 7, 1, 8, 7),
-    Case('{"a":1]', "Expecting ',' delimiter", 6, 1, 7, 6),
-    Case("[1}", "Expecting ',' delimiter", 2, 1, 3, 2),
-    # after the document
-    Case("[1] x", "Extra data", 4, 1, 5, 4),
-    Case('"abc"x', "Extra data", 5, 1, 6, 5),
-    Case("[]]", "Extra data", 2, 1, 3, 2),
-    Case("{}}", "Extra data", 2, 1, 3, 2),
-    Case("{} {}", "Extra data", 3, 1, 4, 3),
-    Case("1 2", "Extra data", 2, 1, 3, 2),
-    # strings
-    Case('"abc', "Unterminated string starting at", 0, 1, 1, None),
-    Case('["a", "b', "Unterminated string starting at", 6, 1, 7, None),
-    Case('{"ab', "Unterminated string starting at", 1, 1, 2, None),
-    Case('"\\', "Unterminated string starting at", 0, 1, 1, None),
-    Case('"a\\', "Unterminated string starting at", 0, 1, 1, None),
-    Case('"a\x01"', "Invalid control character at", 2, 1, 3, 2),
-    Case('"\n"', "Invalid control character at", 1, 1, 2, 1),
-    Case('"\x1f"', "Invalid control character at", 1, 1, 2, 1),
-    Case('{"a\tb": 1}', "Invalid control character at", 3, 1, 4, 3),
-    Case('"a\\x"', "Invalid \\escape", 2, 1, 3, 3),
-    Case('"\\ud800\\x"', "Invalid \\escape", 7, 1, 8, 8),
-    Case('"\\u12x4"', "Invalid \\uXXXX escape", 2, 1, 3, 5),
-    Case('"\\uG000"', "Invalid \\uXXXX escape", 2, 1, 3, 3),
-    Case('"\\u12', "Invalid \\uXXXX escape", 2, 1, 3, None),
-    Case('"\\u0041', "Invalid \\uXXXX escape", 2, 1, 3, None),
-    Case('"\\ud800', "Invalid \\uXXXX escape", 2, 1, 3, None),
-    Case('"\\ud800\\u"', "Invalid \\uXXXX escape", 8, 1, 9, 9),
-    Case('"\\ud800\\u12"', "Invalid \\uXXXX escape", 8, 1, 9, 11),
-    Case('"\\ud800\\uzzzz"', "Invalid \\uXXXX escape", 8, 1, 9, 9),
-    Case('"\\ud800\\u12', "Invalid \\uXXXX escape", 8, 1, 9, None),
-    Case('"\\ud800\\udc00', "Invalid \\uXXXX escape", 8, 1, 9, None),
-    # BOM in a str
-    Case("\ufeff[1]", "Unexpected UTF-8 BOM (decode using utf-8-sig)", 0, 1, 1, 0),
-    Case(" \ufeff[1]", "Expecting value", 1, 1, 2, 1),
-    # positions count characters, not bytes
-    Case('["é", x]', "Expecting value", 6, 1, 7, 6),
-    Case('{"日本": "😀😀" x}', "Expecting ',' delimiter", 12, 1, 13, 12),
-    Case('["😀\n"]', "Invalid control character at", 3, 1, 4, 3),
-]
+def load_cases() -> list[Case]:
+    rows = json.loads(TABLE.read_text(encoding="utf-8"))["cases"]
+    return [
+        Case(
+            row["text"],
+            row["kind"],
+            row["pos"],
+            row["raise_at"],
+            {name: row[name] for name in Dialect._fields if name in row},
+        )
+        for row in rows
+    ]
+
+
+CASES = load_cases()
 
 
 def case_id(case: Case) -> str:
@@ -132,13 +58,31 @@ def case_id(case: Case) -> str:
 
 
 def expected(case: Case) -> tuple[str, int, int, int]:
-    return (case.msg, case.pos, case.lineno, case.colno)
+    """What the running interpreter's json.loads raises for the text (never a fixed string)."""
+    want = json_error(case.text)
+    assert want is not None, case
+    return want
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_table_is_what_json_loads_raises(case: Case) -> None:
-    """The table is the standard library's own behaviour on the complete text."""
-    assert json_error(case.text) == expected(case)
+    """The table's kind and position, in the running interpreter's dialect, are json's."""
+    kind, pos = case.for_dialect(DIALECT)
+    assert (ErrorKind[kind].message(), pos) == expected(case)[:2]
+
+
+def check_cut_short(error: json.JSONDecodeError, case: Case) -> None:
+    """IncompleteJSONError exactly when close() raised; doc holds the error's position."""
+    assert isinstance(error, jsondrip.IncompleteJSONError) is (case.raise_at is None)
+    assert isinstance(error, jsondrip.JSONDecodeError)
+    doc_start = error.doc_start  # type: ignore[attr-defined]
+    assert error.doc or not case.text  # empty only when nothing was read
+    assert error.doc == case.text[doc_start : doc_start + len(error.doc)]
+    read = len(case.text) if case.raise_at is None else case.raise_at + 1
+    if error.pos < doc_start:  # a token that began before the text kept: the end of it
+        assert doc_start + len(error.doc) == read
+    else:
+        assert error.pos <= doc_start + len(error.doc)
 
 
 @pytest.mark.parametrize("mode", ["stable", "jiter"])
@@ -153,6 +97,8 @@ def test_error_fed_whole(backend: str, mode: str, case: Case) -> None:
         with pytest.raises(jsondrip.JSONDecodeError) as info:
             parser.close()
     assert error_tuple(info.value) == expected(case)
+    check_cut_short(info.value, case)
+    assert info.value.doc == case.text  # short texts: the parser still has all of it
 
 
 @pytest.mark.parametrize("mode", ["stable", "jiter"])
@@ -174,6 +120,7 @@ def test_error_fed_char_by_char(backend: str, mode: str, case: Case) -> None:
         error = info.value
     assert failed_at == case.raise_at
     assert error_tuple(error) == expected(case)
+    check_cut_short(error, case)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if not c.text.startswith("\ufeff")], ids=case_id)
@@ -182,6 +129,47 @@ def test_error_fed_as_bytes(backend: str, case: Case) -> None:
     assert outcome([data], backend=backend) == ("error", *expected(case))
     assert outcome(single_bytes(data), backend=backend) == ("error", *expected(case))
     assert json_error(data) == expected(case)
+
+
+DIALECTS = [Dialect(False, False), Dialect(True, False), Dialect(True, True)]
+
+
+def engine(backend: str, dialect: tuple[bool, bool]) -> Any:
+    """An engine speaking the given json dialect, whatever the running interpreter's."""
+    options = {"mode": "stable", "max_depth": 1024, "max_size": None, "dialect": dialect}
+    if backend == "native":
+        return jsondrip._backends._native.NativeEngine(**options)
+    return jsondrip.twin.PythonEngine(**options)
+
+
+@pytest.mark.parametrize("dialect", DIALECTS, ids=lambda d: f"trailing={d[0]},escape={d[1]}")
+def test_every_dialect_gives_the_tables_kind_and_position(
+    backend: str, dialect: tuple[bool, bool]
+) -> None:
+    """Each json dialect on every interpreter (the running one checks itself against json)."""
+    wrong = []
+    for case in CASES:
+        for chunks in ([case.text], chars(case.text)):
+            parser = engine(backend, dialect)
+            try:
+                for chunk in chunks:
+                    parser.feed(chunk)
+                parser.close()
+            except jsondrip.JSONDecodeError as e:
+                kind, pos = case.for_dialect(dialect)
+                line = case.text.count("\n", 0, pos) + 1
+                column = pos - case.text.rfind("\n", 0, pos)
+                want = (ErrorKind[kind].message(), pos, line, column)
+                if error_tuple(e) != want:
+                    wrong.append((case.text, len(chunks), error_tuple(e), want))
+            else:
+                wrong.append((case.text, "no error"))
+    assert wrong == []
+
+
+def test_the_running_interpreters_dialect() -> None:
+    """json added the trailing-comma message in 3.13; the dialect is read from json itself."""
+    assert DIALECT[0] is (sys.version_info >= (3, 13))
 
 
 @pytest.mark.parametrize(

@@ -98,6 +98,41 @@ def test_rejected(backend: str, name: str) -> None:
             assert isinstance(got, json.JSONDecodeError)
 
 
+@pytest.mark.parametrize("name", files("n_"))
+def test_rejected_with_jsons_exact_error(backend: str, name: str) -> None:
+    """Where this Python's json raises a JSONDecodeError on a UTF-8 n_ file, the parser raises
+    the same one (msg, pos, lineno, colno), fed whole and a character at a time, and says
+    IncompleteJSONError exactly when the text is a valid start cut short (no feed raised)."""
+    data = read(name)
+    if not is_utf8(data):
+        pytest.skip("not UTF-8: json guesses another encoding or raises UnicodeDecodeError")
+    text = data.decode("utf-8")
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        want = (e.msg, e.pos, e.lineno, e.colno)
+    except (ValueError, RecursionError):
+        pytest.skip("json raises no JSONDecodeError here (deep nesting)")
+    else:
+        pytest.skip("json accepts it (NaN, Infinity)")
+    for chunks in ([text], list(text)) if len(text) < 20000 else ([text],):
+        parser = jsondrip.Parser(backend=backend)
+        cut_short = True
+        try:
+            for chunk in chunks:
+                try:
+                    parser.feed(chunk)
+                except json.JSONDecodeError:
+                    cut_short = False
+                    raise
+            parser.close()
+        except jsondrip.JSONDecodeError as e:
+            assert (e.msg, e.pos, e.lineno, e.colno) == want, len(chunks)
+            assert isinstance(e, jsondrip.IncompleteJSONError) is cut_short
+        else:
+            raise AssertionError("accepted")
+
+
 @pytest.mark.parametrize("name", files("i_"))
 def test_implementation_defined(backend: str, name: str) -> None:
     data = read(name)

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 import pytest
 from _support import error_tuple, json_error, same
-from conftest import CORPUS, ONLY_PYTHON, corpus_dir
+from conftest import CORPUS, ONLY_PYTHON, corpus_dir, skip_unless_native
 
 import jsondrip
 
@@ -56,9 +56,7 @@ def engine(request: pytest.FixtureRequest) -> str:
     installed (else skipped)."""
     name = request.param
     if name == "native":
-        if ONLY_PYTHON:
-            pytest.skip("JSONDRIP_BACKEND=python: testing the standard library path only")
-        assert "native" in jsondrip.available_backends(), "jsondrip._native did not import"
+        skip_unless_native()
     elif name == "jiter":
         pytest.importorskip("jiter")
     return name
@@ -182,8 +180,7 @@ def test_loads_signature_is_json_plus_backend() -> None:
 
 def test_native_is_present() -> None:
     """The native core is built, unless the run says it tests the Python path only."""
-    if ONLY_PYTHON:
-        pytest.skip("JSONDRIP_BACKEND=python")
+    skip_unless_native()
     assert jsondrip.available_backends()[0] == "native"
 
 
@@ -259,12 +256,13 @@ def test_load_passes_hooks_and_errors(engine: str) -> None:
     assert type(got["a"][1]) is decimal.Decimal
     with pytest.raises(jsondrip.JSONDecodeError) as error:
         jsondrip.load(io.BytesIO(b'{"a": [1,]}'), backend=backend)
+    # Whatever this Python's json says (3.13 reports the trailing comma, at the comma).
     assert outcome(json_loads, b'{"a": [1,]}') == (
         "JSONDecodeError",
         error.value.msg,
         error.value.pos,
-        1,
-        10,
+        error.value.lineno,
+        error.value.colno,
         '{"a": [1,]}',
     )
 
@@ -776,12 +774,14 @@ def first_too_deep(parse: Callable[[str], Any], make: Callable[[int], str]) -> i
     ids=["arrays", "objects"],
 )
 def test_recursion_limit_is_jsons(engine: str, make: Callable[[int], str]) -> None:
-    """RecursionError from about the depth where json raises it: the interpreter's limit,
-    give or take the few frames between the caller and each parser."""
+    """RecursionError from about the depth where this Python's json raises it, give or take the
+    few frames between the caller and each parser. That depth moved: the recursion limit up to
+    3.11, about 1.5 times it on 3.12, the C recursion limit (10000) on 3.13, the C stack on
+    3.14; jsondrip counts nesting through the same interpreter call as json."""
     want = first_too_deep(json_loads, make)
     got = first_too_deep(loads(engine), make)
     assert abs(got - want) <= 8, (got, want)
-    assert want < sys.getrecursionlimit()
+    assert want <= max(sys.getrecursionlimit(), 10_000)
 
 
 DEEP_SCRIPT = """
@@ -862,8 +862,7 @@ def jiter_calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 
 def native() -> Any:
     """The native extension, or a skip when the run tests the Python path only."""
-    if ONLY_PYTHON:
-        pytest.skip("JSONDRIP_BACKEND=python")
+    skip_unless_native()
     from jsondrip import _native
 
     return _native
@@ -966,7 +965,7 @@ JITER_REFUSES = {
 @pytest.mark.parametrize("name", list(JITER_REFUSES))
 def test_jiter_refusals_go_to_json(stdlib_calls: list[Any], name: str) -> None:
     """What jiter rejects (lone surrogates above all) gets json's value or error."""
-    import jiter
+    jiter = pytest.importorskip("jiter", reason="jiter is not installed (pip install jiter)")
 
     doc = JITER_REFUSES[name]
     raw = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else doc

@@ -13,7 +13,7 @@ from typing import Any, Callable, Union
 
 import pytest
 from _support import Chunk, error_tuple, same, snapshot
-from conftest import ONLY_PYTHON
+from conftest import skip_unless_native
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -213,7 +213,9 @@ def trace(chunks: list[Chunk], backend: str, mode: str) -> list[Any]:
             seen.append(("feed", snapshot(parser.feed(chunk)), parser.done, state()))
         seen.append(("close", snapshot(parser.close())))
     except jsondrip.JSONDecodeError as e:
-        seen.append(("error", error_tuple(e)))
+        # Everything the error says: type (cut short or invalid), str, doc window, expected.
+        extra = (type(e).__name__, str(e), e.doc, e.doc_start, getattr(e, "expected", None))
+        seen.append(("error", error_tuple(e), extra))
     return seen
 
 
@@ -268,9 +270,7 @@ def has_duplicate_keys(text: str) -> bool:
 @pytest.fixture
 def both_backends() -> None:
     """Comparing the backends needs both (this test takes no `backend`: it runs each)."""
-    if ONLY_PYTHON:
-        pytest.skip("JSONDRIP_BACKEND=python: testing the Python twin only, on purpose")
-    assert "native" in jsondrip.available_backends(), "the native extension did not import"
+    skip_unless_native()
 
 
 @SETTINGS

@@ -137,7 +137,9 @@ STABLE += [
 
 
 def ids(case: tuple[list[Chunk], Any]) -> str:
-    return repr(case[0])[:60]
+    # a memoryview's repr holds its address: the same id in every process (pytest-xdist)
+    chunks = [bytes(c) if isinstance(c, memoryview) else c for c in case[0]]
+    return repr(chunks)[:60]
 
 
 @pytest.mark.parametrize("case", STABLE, ids=ids)

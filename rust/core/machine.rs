@@ -5,8 +5,7 @@
 //! surrogates) a fragment at a time and keeps between fragments everything it needs: the
 //! state, the stack of open containers, and the token it is inside.
 
-use std::borrow::Cow;
-
+use super::error::{Dialect, ErrorKind};
 use super::number::NumberDigest;
 use super::sink::{Atom, Sink, Stop, Str};
 
@@ -90,15 +89,13 @@ pub enum Mode {
     Jiter,
 }
 
-fn expecting(state: State) -> &'static str {
+fn expecting(state: State) -> ErrorKind {
     match state {
-        State::Value | State::ArrayFirst => "Expecting value",
-        State::ArrayNext | State::ObjectNext => "Expecting ',' delimiter",
-        State::ObjectFirst | State::ObjectKey => {
-            "Expecting property name enclosed in double quotes"
-        }
-        State::ObjectColon => "Expecting ':' delimiter",
-        State::Done => "Extra data",
+        State::Value | State::ArrayFirst => ErrorKind::ExpectingValue,
+        State::ArrayNext | State::ObjectNext => ErrorKind::ExpectingComma,
+        State::ObjectFirst | State::ObjectKey => ErrorKind::ExpectingPropertyName,
+        State::ObjectColon => ErrorKind::ExpectingColon,
+        State::Done => ErrorKind::ExtraData,
         _ => unreachable!("only structural states expect a character"),
     }
 }
@@ -160,26 +157,16 @@ impl Num {
     }
 }
 
-fn literal_for(b: u8) -> Option<&'static [u8]> {
+/// The literal a letter starts, and its value.
+fn literal_for(b: u8) -> Option<(&'static [u8], Atom<'static>)> {
     Some(match b {
-        b't' => b"true",
-        b'f' => b"false",
-        b'n' => b"null",
-        b'N' => b"NaN",
-        b'I' => b"Infinity",
+        b't' => (b"true", Atom::True),
+        b'f' => (b"false", Atom::False),
+        b'n' => (b"null", Atom::Null),
+        b'N' => (b"NaN", Atom::NaN),
+        b'I' => (b"Infinity", Atom::Infinity),
         _ => return None,
     })
-}
-
-fn literal_atom(literal: &[u8]) -> Atom<'static> {
-    match literal {
-        b"true" => Atom::True,
-        b"false" => Atom::False,
-        b"null" => Atom::Null,
-        b"NaN" => Atom::NaN,
-        b"Infinity" => Atom::Infinity,
-        _ => Atom::NegInfinity,
-    }
 }
 
 fn escape_char(b: u8) -> Option<u8> {
@@ -241,8 +228,11 @@ pub(crate) fn push_code_point(out: &mut Vec<u8>, cp: u32) {
 /// Why the machine stopped reading.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Halt {
-    /// Invalid text: a message and a character position.
-    Syntax(Cow<'static, str>, u64),
+    /// Invalid text: what is wrong, and the character position.
+    Syntax(ErrorKind, u64),
+    /// The sink refused a value: `feed` and `close` position it at the value's first
+    /// character (the token start) before it leaves the machine.
+    Refused(String),
     /// The sink stopped.
     Stopped,
 }
@@ -251,9 +241,7 @@ impl From<Stop> for Halt {
     fn from(stop: Stop) -> Self {
         match stop {
             Stop::Raised => Halt::Stopped,
-            // Only numbers are refused, and those go through `number_halt`, which positions
-            // the error; this is for completeness.
-            Stop::Invalid(msg) => Halt::Syntax(msg.into(), 0),
+            Stop::Invalid(msg) => Halt::Refused(msg),
         }
     }
 }
@@ -271,12 +259,17 @@ pub struct Machine {
     stack: Vec<bool>, // true for an object, false for an array
     mode: Mode,
     max_depth: usize,
+    dialect: Dialect,
     /// Characters read before the current fragment.
     pub(crate) offset: u64,
     /// A bytes stream opened with a BOM (then U+FEFF is no BOM).
     pub(crate) bom_skipped: bool,
     pub(crate) line: u64,
     line_start: Mark,
+    /// The last `,` between values, with its line (json 3.13+ reports a trailing comma there).
+    comma: Mark,
+    comma_line: u64,
+    comma_line_start: Mark,
     // The token in progress.
     token_start: Mark,
     in_key: bool,
@@ -295,22 +288,27 @@ pub struct Machine {
     /// jiter mode: the value of a long float still arriving, read once.
     number_digest: NumberDigest,
     literal: &'static [u8],
+    literal_value: Atom<'static>,
     literal_len: usize,
 }
 
 type Step = Result<State, Halt>;
 
 impl Machine {
-    pub fn new(mode: Mode, max_depth: usize) -> Self {
+    pub fn new(mode: Mode, max_depth: usize, dialect: Dialect) -> Self {
         Machine {
             state: State::Value,
             stack: Vec::new(),
             mode,
             max_depth,
+            dialect,
             offset: 0,
             bom_skipped: false,
             line: 1,
             line_start: Mark::Char(0),
+            comma: Mark::Char(0),
+            comma_line: 1,
+            comma_line_start: Mark::Char(0),
             token_start: Mark::Char(0),
             in_key: false,
             scratch: Vec::new(),
@@ -326,6 +324,7 @@ impl Machine {
             number_valid: 0,
             number_digest: NumberDigest::default(),
             literal: b"",
+            literal_value: Atom::Null,
             literal_len: 0,
         }
     }
@@ -351,11 +350,60 @@ impl Machine {
         })
     }
 
-    /// Position of the first character of the current line.
-    pub(crate) fn line_start(&self) -> u64 {
-        match self.line_start {
+    /// The line and column (1-based) of a position on the current line, or (json 3.13+'s
+    /// trailing comma) of the last comma.
+    pub(crate) fn locate(&self, pos: u64) -> (u64, u64) {
+        let resolved = |mark: Mark| match mark {
             Mark::Char(c) => c,
             Mark::Byte(_) => unreachable!("marks are resolved when a fragment ends"),
+        };
+        let line_start = resolved(self.line_start);
+        if pos < line_start && pos == resolved(self.comma) {
+            return (self.comma_line, pos - resolved(self.comma_line_start) + 1);
+        }
+        (self.line, pos - line_start + 1)
+    }
+
+    /// What would continue the text where it stands (after `close` found it incomplete).
+    pub(crate) fn expected_next(&self) -> &'static str {
+        match self.state {
+            State::Value => "a value",
+            State::ArrayFirst => "a value or ']'",
+            State::ArrayNext => "',' or ']'",
+            State::ObjectFirst => "'\"' (a property name) or '}'",
+            State::ObjectKey => "'\"' (a property name)",
+            State::ObjectColon => "':'",
+            State::ObjectNext => "',' or '}'",
+            State::Done => "nothing",
+            State::String | State::SurrogateBackslash | State::SurrogateU => {
+                "the rest of the string and its closing '\"'"
+            }
+            State::Escape => "an escape character after '\\'",
+            State::Unicode => "the hex digits of a \\uXXXX escape",
+            State::Number => match self.number_state {
+                Num::Exp => "a digit, '+' or '-' of the exponent",
+                n if !n.accepting() => "a digit",
+                _ if self.stack.last() == Some(&true) => "',' or '}'",
+                _ => "',' or ']'",
+            },
+            State::Literal => match self.literal {
+                b"true" => "the rest of 'true'",
+                b"false" => "the rest of 'false'",
+                b"null" => "the rest of 'null'",
+                b"NaN" => "the rest of 'NaN'",
+                b"Infinity" => "the rest of 'Infinity'",
+                _ => "the rest of '-Infinity'",
+            },
+        }
+    }
+
+    /// A halt as it leaves the machine: a refused value positioned at its first character.
+    fn positioned(&self, halt: Halt) -> Halt {
+        match halt {
+            Halt::Refused(msg) => {
+                Halt::Syntax(ErrorKind::Refused(msg), self.resolve(self.token_start, b""))
+            }
+            other => other,
         }
     }
 
@@ -366,8 +414,8 @@ impl Machine {
         }
     }
 
-    fn syntax(&self, msg: impl Into<Cow<'static, str>>, pos: u64) -> Halt {
-        Halt::Syntax(msg.into(), pos)
+    fn syntax(&self, kind: ErrorKind, pos: u64) -> Halt {
+        Halt::Syntax(kind, pos)
     }
 
     fn after_value(&self) -> State {
@@ -390,8 +438,8 @@ impl Machine {
             }
             b'{' | b'[' => {
                 if self.stack.len() >= self.max_depth {
-                    let msg = format!("Maximum nesting depth of {} exceeded", self.max_depth);
-                    return Err(self.syntax(msg, self.resolve(Mark::Byte(i), chunk)));
+                    let kind = ErrorKind::MaxDepth(self.max_depth);
+                    return Err(self.syntax(kind, self.resolve(Mark::Byte(i), chunk)));
                 }
                 let object = b == b'{';
                 self.stack.push(object);
@@ -416,17 +464,23 @@ impl Machine {
                 Ok(State::Number)
             }
             _ => {
-                if let Some(literal) = literal_for(b) {
+                if let Some((literal, value)) = literal_for(b) {
                     self.token_start = Mark::Byte(i);
                     self.literal = literal;
+                    self.literal_value = value;
                     self.literal_len = 1;
                     return Ok(State::Literal);
                 }
+                if b == b']' && self.dialect.trailing_comma && self.stack.last() == Some(&false) {
+                    // A value is awaited inside an array only after a comma.
+                    let comma = self.resolve(self.comma, chunk);
+                    return Err(self.syntax(ErrorKind::TrailingCommaInArray, comma));
+                }
                 let pos = self.resolve(Mark::Byte(i), chunk);
                 if pos == 0 && !self.bom_skipped && chunk[i..].starts_with("\u{feff}".as_bytes()) {
-                    return Err(self.syntax("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0));
+                    return Err(self.syntax(ErrorKind::UnexpectedBom, 0));
                 }
-                Err(self.syntax("Expecting value", pos))
+                Err(self.syntax(ErrorKind::ExpectingValue, pos))
             }
         }
     }
@@ -447,25 +501,16 @@ impl Machine {
         }
     }
 
-    fn end_number<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) -> Step {
-        sink.atom(self.number_atom())
-            .map_err(|stop| self.number_halt(stop, chunk))?;
+    fn end_number<S: Sink>(&mut self, sink: &mut S) -> Step {
+        sink.atom(self.number_atom())?;
         Ok(self.after_value())
-    }
-
-    /// A sink's refusal of a number, as a syntax error at the number's first character.
-    fn number_halt(&self, stop: Stop, chunk: &[u8]) -> Halt {
-        match stop {
-            Stop::Invalid(msg) => self.syntax(msg, self.resolve(self.token_start, chunk)),
-            Stop::Raised => Halt::Stopped,
-        }
     }
 
     /// The number stopped being one: json reports what follows its longest valid prefix.
     fn number_error(&self, chunk: &[u8]) -> Halt {
         let start = self.resolve(self.token_start, chunk);
         if self.number_valid == 0 {
-            return self.syntax("Expecting value", start);
+            return self.syntax(ErrorKind::ExpectingValue, start);
         }
         self.syntax(
             expecting(self.after_value()),
@@ -526,9 +571,15 @@ impl Machine {
         if let Some(mark @ Mark::Byte(_)) = self.escape_end {
             self.escape_end = Some(Mark::Char(self.resolve(mark, chunk)));
         }
+        if let Mark::Byte(_) = self.comma {
+            self.comma = Mark::Char(self.resolve(self.comma, chunk));
+        }
+        if let Mark::Byte(_) = self.comma_line_start {
+            self.comma_line_start = Mark::Char(self.resolve(self.comma_line_start, chunk));
+        }
         self.offset += count_chars(chunk);
-        result?;
-        self.flush(sink)
+        result.map_err(|halt| self.positioned(halt))?;
+        self.flush(sink).map_err(|halt| self.positioned(halt))
     }
 
     /// Reads the fragment, handing each stretch to the piece for its state's family; each
@@ -607,7 +658,7 @@ impl Machine {
             }
             _ => {
                 let pos = self.resolve(Mark::Byte(j), chunk);
-                return Err(self.syntax("Invalid control character at", pos));
+                return Err(self.syntax(ErrorKind::InvalidControlCharacter, pos));
             }
         }
         Ok(j + 1)
@@ -653,8 +704,18 @@ impl Machine {
             (State::Value, _) => self.begin_value(b, i, chunk, sink)?,
             (State::ArrayFirst, b']') | (State::ArrayNext, b']') => self.end_container(sink),
             (State::ArrayFirst, _) => self.begin_value(b, i, chunk, sink)?,
-            (State::ArrayNext, b',') => State::Value,
-            (State::ObjectNext, b',') => State::ObjectKey,
+            (State::ArrayNext | State::ObjectNext, b',') => {
+                if self.dialect.trailing_comma {
+                    self.comma = Mark::Byte(i);
+                    self.comma_line = self.line;
+                    self.comma_line_start = self.line_start;
+                }
+                if s == State::ArrayNext {
+                    State::Value
+                } else {
+                    State::ObjectKey
+                }
+            }
             (State::ObjectFirst, b'}') | (State::ObjectNext, b'}') => self.end_container(sink),
             (State::ObjectColon, b':') => State::Value,
             (State::ObjectFirst | State::ObjectKey, b'"') => {
@@ -663,6 +724,10 @@ impl Machine {
                 self.scratch.clear();
                 self.string_surrogates = false;
                 State::String
+            }
+            (State::ObjectKey, b'}') if self.dialect.trailing_comma => {
+                let comma = self.resolve(self.comma, chunk);
+                return Err(self.syntax(ErrorKind::TrailingCommaInObject, comma));
             }
             _ => return unexpected(self),
         })
@@ -698,12 +763,13 @@ impl Machine {
         if i < n {
             if sub == Num::Minus && chunk[i] == b'I' {
                 self.literal = b"-Infinity";
+                self.literal_value = Atom::NegInfinity;
                 self.literal_len = 1;
                 *state = State::Literal;
             } else if !sub.accepting() {
                 return Err(self.number_error(chunk));
             } else {
-                *state = self.end_number(chunk, sink)?;
+                *state = self.end_number(sink)?;
             }
         }
         Ok(i)
@@ -720,12 +786,12 @@ impl Machine {
         while i < chunk.len() && *state == State::Literal {
             if chunk[i] != self.literal[self.literal_len] {
                 let start = self.resolve(self.token_start, chunk);
-                return Err(self.syntax("Expecting value", start));
+                return Err(self.syntax(ErrorKind::ExpectingValue, start));
             }
             self.literal_len += 1;
             i += 1;
             if self.literal_len == self.literal.len() {
-                sink.atom(literal_atom(self.literal))?;
+                sink.atom(self.literal_value)?;
                 *state = self.after_value();
             }
         }
@@ -752,7 +818,7 @@ impl Machine {
                     } else {
                         let Some(decoded) = escape_char(b) else {
                             let pos = self.resolve(Mark::Byte(i), chunk) - 2;
-                            return Err(self.syntax("Invalid \\escape", pos));
+                            return Err(self.syntax(ErrorKind::InvalidEscape, pos));
                         };
                         self.scratch.push(decoded);
                         self.string_dirty = true;
@@ -762,7 +828,7 @@ impl Machine {
                 State::Unicode => {
                     let Some(digit) = (b as char).to_digit(16) else {
                         let pos = self.resolve(Mark::Byte(i), chunk) - self.hex_len as u64 - 1;
-                        return Err(self.syntax("Invalid \\uXXXX escape", pos));
+                        return Err(self.syntax(ErrorKind::InvalidUnicodeEscape, pos));
                     };
                     i += 1;
                     self.hex = self.hex << 4 | digit;
@@ -818,7 +884,7 @@ impl Machine {
                 } else {
                     sink.show_tentative(self.number_atom())
                 };
-                shown.map_err(|stop| self.number_halt(stop, b""))?;
+                shown?;
             } else {
                 sink.hide_tentative()?;
             }
@@ -828,6 +894,10 @@ impl Machine {
 
     /// The stream ended: finish a number, then insist that the document is complete.
     pub fn close<S: Sink>(&mut self, sink: &mut S) -> Result<(), Halt> {
+        self.finish(sink).map_err(|halt| self.positioned(halt))
+    }
+
+    fn finish<S: Sink>(&mut self, sink: &mut S) -> Result<(), Halt> {
         let end = self.offset;
         if self.state == State::Number {
             if !self.number_state.accepting() {
@@ -837,22 +907,26 @@ impl Machine {
                 // Cut inside a container: the number may be cut too, so it is never shown.
                 return Err(self.syntax(expecting(self.after_value()), end));
             }
-            self.state = self.end_number(b"", sink)?;
+            self.state = self.end_number(sink)?;
         }
         let state = self.state;
         let token_start = self.resolve(self.token_start, b"");
         match state {
             State::Done => Ok(()),
             s if s.is_structural() => Err(self.syntax(expecting(s), end)),
-            State::Unicode => {
-                Err(self.syntax("Invalid \\uXXXX escape", end - self.hex_len as u64 - 1))
+            State::Unicode => Err(self.syntax(
+                ErrorKind::InvalidUnicodeEscape,
+                end - self.hex_len as u64 - 1,
+            )),
+            State::Literal => Err(self.syntax(ErrorKind::ExpectingValue, token_start)),
+            // json's quirk before CPython gh-152052: a \uXXXX escape that ends the text is
+            // reported as invalid.
+            _ if !self.dialect.escape_at_end_unterminated
+                && self.escape_end.map(|mark| self.resolve(mark, b"")) == Some(end) =>
+            {
+                Err(self.syntax(ErrorKind::InvalidUnicodeEscape, end - 5))
             }
-            State::Literal => Err(self.syntax("Expecting value", token_start)),
-            // json's quirk: a \uXXXX escape that ends the text is reported as invalid.
-            _ if self.escape_end.map(|mark| self.resolve(mark, b"")) == Some(end) => {
-                Err(self.syntax("Invalid \\uXXXX escape", end - 5))
-            }
-            _ => Err(self.syntax("Unterminated string starting at", token_start)),
+            _ => Err(self.syntax(ErrorKind::UnterminatedString, token_start)),
         }
     }
 }

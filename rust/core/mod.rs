@@ -18,10 +18,12 @@ pub mod sink;
 pub mod stream;
 pub mod value;
 
-pub use error::{Failure, ParseError};
+pub use error::{Dialect, ErrorKind, Failure, ParseError};
 pub use machine::{DebugState, Machine, Mode};
 pub use sink::{Atom, Sink, Stop, Str};
 pub use stream::Stream;
 
+#[cfg(test)]
+mod error_tests;
 #[cfg(test)]
 mod tests;

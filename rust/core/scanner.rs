@@ -6,8 +6,11 @@
 //! valid or not, is a [`Bail`]: the caller re-reads the text with a complete parser, which gives
 //! the exact value or error (errors are rare; exactness is not negotiable).
 
+use super::error::{Dialect, Failure, ParseError};
 use super::float::decimal_to_f64;
-use super::machine::push_code_point;
+use super::machine::{push_code_point, Mode};
+use super::stream::Stream;
+use super::value::ValueBuilder;
 
 /// The fast path cannot take this text here; read it again with the complete parser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -571,6 +574,23 @@ impl<'a> Scanner<'a> {
             None => Ok(()),
             Some(_) => Err(Bail),
         }
+    }
+}
+
+/// The error of a whole text (a str's UTF-8) that the scanner bailed on, typed and
+/// positioned: the scanner keeps no error of its own (its hot path only bails), so its error
+/// path re-reads the text with the streaming machine, whose errors are json's. None if the
+/// text is valid.
+pub fn diagnose(text: &[u8], dialect: Dialect) -> Option<ParseError> {
+    let mut stream = Stream::with_dialect(Mode::Stable, usize::MAX, None, dialect);
+    let mut sink = ValueBuilder::default();
+    let result = stream
+        .feed_text(text, false, &mut sink)
+        .and_then(|()| stream.close(&mut sink));
+    match result {
+        Ok(()) => None,
+        Err(Failure::Invalid(e)) => Some(e),
+        Err(other) => unreachable!("a value builder never stops: {other:?}"),
     }
 }
 

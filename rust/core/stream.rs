@@ -2,9 +2,11 @@
 //! `src/jsondrip/twin/stream.py`.
 //!
 //! Holds back a code point cut between fragments, skips a BOM at the start of a bytes
-//! stream, enforces `max_size`, and stays failed after an error.
+//! stream, enforces `max_size`, stays failed after an error, and keeps the last fragment read
+//! (at most DOC_WINDOW characters of it) so that an error can show the text around its
+//! position.
 
-use super::error::{Failure, ParseError};
+use super::error::{Dialect, ErrorKind, Failure, ParseError, DOC_WINDOW};
 use super::machine::{count_chars, DebugState, Halt, Machine, Mode};
 use super::sink::Sink;
 
@@ -19,17 +21,60 @@ pub struct Stream {
     at_start: bool,
     error: Option<ParseError>,
     closed: bool,
+    /// The last fragment read (its last DOC_WINDOW characters), for an error's `doc`; a
+    /// copy per fragment costs little, more history costs every small feed (measured).
+    last: Vec<u8>,
+}
+
+/// The byte index where the last `chars` characters of `text` start.
+fn last_chars_start(text: &[u8], chars: usize) -> usize {
+    let mut seen = 0;
+    for (i, &b) in text.iter().enumerate().rev() {
+        if (b as i8) >= -0x40 {
+            seen += 1;
+            if seen == chars {
+                return i;
+            }
+        }
+    }
+    0
+}
+
+/// The byte index where character number `chars` of `text` starts (or its length).
+fn char_index(text: &[u8], chars: u64) -> usize {
+    let mut seen = 0;
+    for (i, &b) in text.iter().enumerate() {
+        if (b as i8) >= -0x40 {
+            if seen == chars {
+                return i;
+            }
+            seen += 1;
+        }
+    }
+    text.len()
 }
 
 impl Stream {
+    /// A stream reporting errors as json of CPython 3.9 to 3.12 does (see `with_dialect`).
     pub fn new(mode: Mode, max_depth: usize, max_size: Option<u64>) -> Self {
+        Self::with_dialect(mode, max_depth, max_size, Dialect::default())
+    }
+
+    /// A stream reporting errors in the given json dialect.
+    pub fn with_dialect(
+        mode: Mode,
+        max_depth: usize,
+        max_size: Option<u64>,
+        dialect: Dialect,
+    ) -> Self {
         Stream {
-            machine: Machine::new(mode, max_depth),
+            machine: Machine::new(mode, max_depth, dialect),
             max_size,
             pending: Vec::new(),
             at_start: true,
             error: None,
             closed: false,
+            last: Vec::new(),
         }
     }
 
@@ -53,21 +98,71 @@ impl Stream {
         self.error.as_ref()
     }
 
-    fn fail(&mut self, msg: impl Into<String>, pos: u64) -> Failure {
-        let line_start = self.machine.line_start();
+    /// Fails the stream. `current` is the text of the fragment being read, which `recent`
+    /// does not hold yet; `expected` is set when the text only ended too early.
+    fn fail(
+        &mut self,
+        kind: ErrorKind,
+        pos: u64,
+        current: &[u8],
+        expected: Option<&'static str>,
+    ) -> Failure {
+        let (line, column) = self.machine.locate(pos);
+        let (doc, doc_start) = self.window(pos, current);
         let error = ParseError {
-            msg: msg.into(),
+            kind,
             pos,
-            line: self.machine.line,
-            column: pos - line_start + 1,
+            line,
+            column,
+            expected,
+            doc,
+            doc_start,
         };
         self.error = Some(error.clone());
         Failure::Invalid(error)
     }
 
-    fn halt(&mut self, halt: Halt) -> Failure {
+    /// The text read around `pos`: at most DOC_WINDOW characters either side, of what the
+    /// stream still has (the fragment being read, and before it the last one read), and the
+    /// position of its first character. A position before all of that (a string opened long
+    /// before the end) gets the last DOC_WINDOW characters.
+    fn window(&self, pos: u64, current: &[u8]) -> (Vec<u8>, u64) {
+        let mut text = self.last.clone();
+        text.extend_from_slice(current);
+        // The machine has counted `current` already, whether or not it read all of it.
+        let end = self.machine.offset;
+        let start = end - count_chars(&text).min(end);
+        let window = DOC_WINDOW as u64;
+        let (mut from, mut to) = (
+            pos.saturating_sub(window).max(start),
+            (pos + window).min(end),
+        );
+        if to < from {
+            (from, to) = (end.saturating_sub(window).max(start), end);
+        }
+        let first = char_index(&text, from - start);
+        let last = char_index(&text, to - start);
+        (text[first..last].to_vec(), from)
+    }
+
+    /// Keeps the fragment just read (its last DOC_WINDOW characters) for a later error's `doc`.
+    #[inline]
+    fn remember(&mut self, text: &[u8]) {
+        let from = if text.len() > DOC_WINDOW {
+            last_chars_start(text, DOC_WINDOW)
+        } else {
+            0
+        };
+        self.last.clear();
+        self.last.extend_from_slice(&text[from..]);
+    }
+
+    fn halt(&mut self, halt: Halt, current: &[u8], expected: Option<&'static str>) -> Failure {
         match halt {
-            Halt::Syntax(msg, pos) => self.fail(msg, pos),
+            // A refused value is complete: never a text cut short.
+            Halt::Syntax(kind @ ErrorKind::Refused(_), pos) => self.fail(kind, pos, current, None),
+            Halt::Syntax(kind, pos) => self.fail(kind, pos, current, expected),
+            Halt::Refused(msg) => unreachable!("the machine positions a refusal: {msg}"),
             Halt::Stopped => Failure::Stopped,
         }
     }
@@ -105,13 +200,11 @@ impl Stream {
             }
         }
         if let Err(halt) = self.machine.feed(text, wtf8, sink) {
-            return Err(self.halt(halt));
+            return Err(self.halt(halt, text, None));
         }
+        self.remember(text);
         if let Some(limit) = over {
-            return Err(self.fail(
-                format!("Document exceeds max_size of {limit} characters"),
-                limit,
-            ));
+            return Err(self.fail(ErrorKind::MaxSize(limit), limit, b"", None));
         }
         Ok(())
     }
@@ -125,7 +218,7 @@ impl Stream {
     ) -> Result<(), Failure> {
         self.check_open()?;
         if !self.pending.is_empty() {
-            return Err(self.invalid_pending());
+            return Err(self.invalid_pending(None));
         }
         if !text.is_empty() {
             self.at_start = false;
@@ -165,20 +258,19 @@ impl Stream {
             }
             End::Invalid => {
                 self.read(&data[..valid], surrogates, sink)?;
-                let msg = format!("Invalid UTF-8 byte 0x{:02x}", data[valid]);
-                Err(self.fail(msg, self.machine.offset))
+                let kind = ErrorKind::InvalidUtf8(data[valid]);
+                Err(self.fail(kind, self.machine.offset, b"", None))
             }
         }
     }
 
-    /// The bytes held back were never completed.
-    fn invalid_pending(&mut self) -> Failure {
+    /// The bytes held back were never completed: invalid before more text, and at the end a
+    /// character cut short (`expected` says so).
+    fn invalid_pending(&mut self, expected: Option<&'static str>) -> Failure {
         let first = self.pending[0];
         self.pending.clear();
-        self.fail(
-            format!("Invalid UTF-8 byte 0x{first:02x}"),
-            self.machine.offset,
-        )
+        let pos = self.machine.offset;
+        self.fail(ErrorKind::InvalidUtf8(first), pos, b"", expected)
     }
 
     /// End the stream: Ok if the document is complete.
@@ -190,10 +282,12 @@ impl Stream {
             return Ok(());
         }
         if !self.pending.is_empty() {
-            return Err(self.invalid_pending());
+            return Err(self.invalid_pending(Some("the rest of a UTF-8 character")));
         }
         if let Err(halt) = self.machine.close(sink) {
-            return Err(self.halt(halt));
+            // The text read was a valid prefix (feed raised nothing): it ended too early.
+            let expected = self.machine.expected_next();
+            return Err(self.halt(halt, b"", Some(expected)));
         }
         self.closed = true;
         Ok(())

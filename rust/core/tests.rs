@@ -93,7 +93,7 @@ fn literals_show_when_complete() {
 
 fn error(text: &str) -> (String, u64, u64, u64) {
     match closed(text) {
-        Err(Failure::Invalid(e)) => (e.msg, e.pos, e.line, e.column),
+        Err(Failure::Invalid(e)) => (e.kind.to_string(), e.pos, e.line, e.column),
         other => panic!("expected an error for {text:?}, got {other:?}"),
     }
 }
@@ -132,7 +132,10 @@ fn invalid_utf8_is_an_error_with_its_position() {
     let (result, _) = parse(&[b"[\"\xc3\xa9\", \xff]"], Mode::Stable);
     match result {
         Err(Failure::Invalid(e)) => {
-            assert_eq!((e.msg.as_str(), e.pos), ("Invalid UTF-8 byte 0xff", 6))
+            assert_eq!(
+                (e.kind.to_string().as_str(), e.pos),
+                ("Invalid UTF-8 byte 0xff", 6)
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -144,7 +147,7 @@ fn deep_nesting_is_limited_without_recursion() {
     let (result, _) = parse(&[text.as_bytes()], Mode::Stable);
     match result {
         Err(Failure::Invalid(e)) => assert_eq!(
-            (e.msg.as_str(), e.pos),
+            (e.kind.to_string().as_str(), e.pos),
             ("Maximum nesting depth of 1024 exceeded", 1024)
         ),
         other => panic!("{other:?}"),

@@ -1,6 +1,8 @@
 //! `NativeEngine`: one JSON stream, driven from Python. Twin: `src/jsondrip/twin/stream.py`'s
 //! `PythonEngine`; `jsondrip.Parser` wraps either.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -8,10 +10,34 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
-use crate::core::{Failure, Mode, ParseError, Stream};
+use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
+
+/// The running interpreter's json dialect (two flags), told once at import by
+/// `jsondrip._backends` through [`set_dialect`].
+static DIALECT: AtomicU8 = AtomicU8::new(0);
+
+/// Sets the json dialect of every engine made after it without one of its own: whether json
+/// reports a trailing comma (3.13+), and a whole escape that ends the text as unterminated.
+#[pyfunction]
+pub fn set_dialect(trailing_comma: bool, escape_at_end_unterminated: bool) {
+    let bits = trailing_comma as u8 | (escape_at_end_unterminated as u8) << 1;
+    DIALECT.store(bits, Ordering::Relaxed);
+}
+
+fn dialect_of(flags: Option<(bool, bool)>) -> Dialect {
+    let (trailing_comma, escape_at_end_unterminated) = flags.unwrap_or_else(|| {
+        let bits = DIALECT.load(Ordering::Relaxed);
+        (bits & 1 != 0, bits & 2 != 0)
+    });
+    Dialect {
+        trailing_comma,
+        escape_at_end_unterminated,
+    }
+}
 
 static MISSING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static DECODE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static INCOMPLETE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
     Ok(MISSING
@@ -20,11 +46,21 @@ fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
         .unbind())
 }
 
-/// `jsondrip.JSONDecodeError` for a core error (a stream keeps no text, so `doc` is empty).
+/// `jsondrip.JSONDecodeError` for a core error, or `IncompleteJSONError` when the text only
+/// ended too early; `doc` is the text around the position that the stream still had.
 fn decode_error(py: Python<'_>, e: &ParseError) -> PyErr {
-    let made = DECODE_ERROR
-        .import(py, "jsondrip._errors", "JSONDecodeError")
-        .and_then(|cls| cls.call1((e.msg.as_str(), "", e.pos, e.line, e.column)));
+    let made = (|| {
+        let doc = PyBytes::new(py, &e.doc).call_method1("decode", ("utf-8", "surrogatepass"))?;
+        let msg = e.kind.to_string();
+        match e.expected {
+            Some(expected) => INCOMPLETE_ERROR
+                .import(py, "jsondrip._errors", "IncompleteJSONError")?
+                .call1((msg, doc, e.pos, e.line, e.column, e.doc_start, expected)),
+            None => DECODE_ERROR
+                .import(py, "jsondrip._errors", "JSONDecodeError")?
+                .call1((msg, doc, e.pos, e.line, e.column, e.doc_start)),
+        }
+    })();
     match made {
         Ok(instance) => PyErr::from_value(instance),
         Err(err) => err,
@@ -120,8 +156,13 @@ impl NativeEngine {
 #[pymethods]
 impl NativeEngine {
     #[new]
-    #[pyo3(signature = (*, mode, max_depth, max_size))]
-    fn new(mode: &str, max_depth: usize, max_size: Option<u64>) -> PyResult<Self> {
+    #[pyo3(signature = (*, mode, max_depth, max_size, dialect = None))]
+    fn new(
+        mode: &str,
+        max_depth: usize,
+        max_size: Option<u64>,
+        dialect: Option<(bool, bool)>,
+    ) -> PyResult<Self> {
         let mode = match mode {
             "stable" => Mode::Stable,
             "jiter" => Mode::Jiter,
@@ -132,7 +173,7 @@ impl NativeEngine {
             }
         };
         Ok(NativeEngine {
-            stream: Stream::new(mode, max_depth, max_size),
+            stream: Stream::with_dialect(mode, max_depth, max_size, dialect_of(dialect)),
             builder: Builder::new(),
             failed: None,
         })

@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 use super::dicts::presized_dict;
+use super::gc;
 use super::keys::{ascii_string, KeyCache};
 use crate::core::scanner::{Bail, Number, Peek, Scanner, Text};
 
@@ -497,8 +498,7 @@ pub fn loads_fast<'py>(
     // Nothing built here is garbage until it is returned, so a collection in the middle only
     // walks the new lists and dicts (a fifth of the time on canada.json): pause it, unless a
     // hook runs user code, which must see the interpreter as json.loads leaves it.
-    // SAFETY: called with the interpreter held; the previous state is restored below.
-    let collecting = no_hooks && unsafe { ffi::PyGC_Disable() } == 1;
+    let collecting = no_hooks && gc::pause(py);
     // Hooks are user code: a text json would reject must not call them before the standard
     // library reads it again (and calls them again), so it is checked first.
     if !no_hooks && !valid(&mut Scanner::new(bytes)) {
@@ -514,8 +514,7 @@ pub fn loads_fast<'py>(
             }
         });
     if collecting {
-        // SAFETY: as above.
-        unsafe { ffi::PyGC_Enable() };
+        gc::resume(py);
     }
     let stack = &mut shared.stack.0;
     debug_assert!(stack.is_empty(), "every container drains what it pushed");

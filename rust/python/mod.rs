@@ -6,6 +6,7 @@ mod changes;
 mod dicts;
 mod engine;
 mod envelope;
+mod gc;
 mod keys;
 mod loads;
 
@@ -20,6 +21,7 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
+    m.add_function(wrap_pyfunction!(engine::set_dialect, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())

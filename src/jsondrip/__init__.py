@@ -15,7 +15,7 @@ from json import JSONEncoder, detect_encoding, dump, dumps
 from . import decoder, encoder, scanner
 from ._backends import available_backends
 from ._changes import Change, apply_changes
-from ._errors import JSONDecodeError
+from ._errors import IncompleteJSONError, JSONDecodeError
 from ._loads import load, loads
 from ._missing import MISSING
 from ._parser import Parser, aiter_values, iter_values, parse_partial
@@ -35,6 +35,7 @@ from .toolcalls import (
 __all__ = [
     "MISSING",
     "Change",
+    "IncompleteJSONError",
     "JSONDecodeError",
     "JSONDecoder",
     "JSONEncoder",

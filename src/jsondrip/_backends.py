@@ -7,10 +7,25 @@ import importlib.util
 import os
 from typing import Any
 
+from ._dialect import DIALECT
+
+_NATIVE_IMPORT_ERROR: str | None = None
 try:
     from . import _native
-except ImportError:  # the extension did not build; the tests refuse to run without it
+except ImportError as error:  # the extension did not build; the tests refuse to run without it
     _native = None  # type: ignore[assignment]
+    _NATIVE_IMPORT_ERROR = str(error)
+else:
+    _native.set_dialect(*DIALECT)
+
+try:  # written only into the pure-Python wheel (build_backend/pure_build_marker.py)
+    from . import _pure_build  # type: ignore[attr-defined]
+except ImportError:
+    _pure_build = None
+
+#: "native" if this install was built with the Rust extension, "pure" if built without it on
+#: purpose (the py3-none-any wheel): then a missing `_native` is expected, not a failure.
+BUILD = "native" if _pure_build is None else "pure"
 
 STREAMING = ("native", "python")
 MODES = ("stable", "jiter")
@@ -50,6 +65,15 @@ def _usable() -> tuple[str, ...]:
     return tuple(names)
 
 
+def backend_summary() -> str:
+    """One line saying which backend is installed, for `jsondrip --version` and bug reports."""
+    if _native is not None:
+        return "native backend (Rust) and python twin"
+    if BUILD == "pure":
+        return "python backend only (pure-Python build)"
+    return "python backend only (native extension failed to import)"
+
+
 def resolve(backend: str | None, *, streaming: bool) -> str:
     """The backend a call uses: the one asked for, else $JSONDRIP_BACKEND, else the first."""
     name = backend if backend is not None else env_backend() or None
@@ -76,6 +100,8 @@ def make_engine(backend: str, mode: str, max_depth: int, max_size: int | None) -
         raise ValueError("max_depth must be at least 1")
     if max_size is not None and max_size < 0:
         raise ValueError("max_size must be None or at least 0")
+    # Both engines speak the running interpreter's json dialect (told once, below and in the
+    # twin's stream.py), so making one costs nothing for it.
     if backend == "native":
         return _native.NativeEngine(mode=mode, max_depth=max_depth, max_size=max_size)
     from .twin import PythonEngine

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import IO, Any, Callable, Optional, Union
 
 from . import _backends
-from ._errors import JSONDecodeError
+from ._errors import IncompleteJSONError, JSONDecodeError
 from .twin.builder import digit_limit
 
 Document = Union[str, bytes, bytearray]
@@ -36,8 +37,10 @@ def loads(
     """Deserialize `s` (str, bytes or bytearray) to a Python object, as `json.loads` does.
 
     Same signature, results, hooks and errors as the standard library's (errors are
-    `jsondrip.JSONDecodeError`, a `json.JSONDecodeError`). `backend` picks the engine:
-    `"native"`, `"jiter"` or `"python"` (the standard library); by default the fastest
+    `jsondrip.JSONDecodeError`, a `json.JSONDecodeError`, with json's own message; a text that
+    is a valid start of a document cut short raises its subclass `IncompleteJSONError`).
+    `backend` picks the engine: `"native"`, `"jiter"` or `"python"` (the standard library); by
+    default the fastest
     available. A custom `cls` or extra keyword arguments (`strict=False`) go to the standard
     library, which alone understands them. Nesting deeper than the interpreter allows raises
     `RecursionError`, as `json.loads` does.
@@ -121,4 +124,25 @@ def _stdlib_loads(s: Document, cls: Any, hooks: dict[str, Hook], kw: dict[str, A
     except json.JSONDecodeError as e:
         if isinstance(e, JSONDecodeError):
             raise
+        expected = _cut_short(e.doc)
+        if expected is not None:
+            raise IncompleteJSONError(
+                e.msg, e.doc, e.pos, e.lineno, e.colno, 0, expected, json_text=True
+            ) from None
         raise JSONDecodeError(e.msg, e.doc, e.pos) from None
+
+
+def _cut_short(doc: str) -> str | None:
+    """What would continue `doc` if it is a valid start of a document that ended too early
+    (read again by a streaming parser: errors are rare), else None."""
+    from ._parser import Parser
+
+    parser = Parser(max_depth=sys.maxsize)
+    try:
+        parser.feed(doc)
+        parser.close()
+    except IncompleteJSONError as e:
+        return e.expected
+    except (JSONDecodeError, RecursionError, MemoryError):
+        return None
+    return None

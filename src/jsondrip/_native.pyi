@@ -15,10 +15,22 @@ def loads_fast(
     """A whole document as json.loads gives it, or NotImplemented when the standard library
     must read it (invalid text, UTF-16/32 bytes)."""
 
+def set_dialect(trailing_comma: bool, escape_at_end_unterminated: bool) -> None:
+    """Set the json dialect of engines made without one (jsondrip._backends does, at import)."""
+
 class NativeEngine:
     """The native engine of one JSON stream."""
 
-    def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None: ...
+    def __init__(
+        self,
+        *,
+        mode: str,
+        max_depth: int,
+        max_size: int | None,
+        dialect: tuple[bool, bool] | None = None,
+    ) -> None:
+        """`dialect`: (trailing_comma, escape_at_end_unterminated), see jsondrip._dialect;
+        None: the one `set_dialect` set (the running interpreter's)."""
     def feed(self, chunk: _Chunk) -> Any:
         """Read one fragment and return the current best-effort value."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:

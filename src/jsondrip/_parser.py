@@ -134,7 +134,7 @@ class Parser:
 
     def close(self) -> Any:
         """End the stream: return the final value, or raise `JSONDecodeError` if the document
-        is incomplete or invalid.
+        is invalid, its subclass `IncompleteJSONError` if it is a valid start cut short.
 
         With `schema=`, raises `SchemaViolation` if the complete document breaks the schema;
         with `Schema.from_model(Model)`, returns the validated model instead of the dict.
@@ -199,18 +199,32 @@ class Parser:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"
 
 
-def parse_partial(data: Chunk, *, mode: str = "stable", backend: str | None = None) -> Any:
+def parse_partial(
+    data: Chunk, *, mode: str = "stable", backend: str | None = None, final: bool = False
+) -> Any:
     """The best-effort value of one buffer that may be cut short (`MISSING` if none began).
 
-    Raises `JSONDecodeError` only if the text cannot be the start of a valid document.
-    With `backend="jiter"` (mode "jiter" only), jiter itself is called.
+    Raises `JSONDecodeError` only if the text cannot be the start of a valid document. With
+    `final=True` the buffer is the whole document: its value, or `IncompleteJSONError` if it
+    is cut short (as `Parser.close()`). With `backend="jiter"` (mode "jiter" only), jiter
+    itself is called.
     """
-    name = _backends.resolve(backend, streaming=False)
+    if not isinstance(data, (str, bytes, bytearray, memoryview)):
+        kind = type(data).__name__
+        raise TypeError(f"parse_partial() takes str, bytes, bytearray or memoryview, not {kind}")
+    # Only an explicit choice (backend= or $JSONDRIP_BACKEND) gets jiter: by default a streaming
+    # backend answers, as `Parser` would (jiter cannot give mode "stable"; without the native
+    # backend the one-shot default would otherwise be jiter).
+    explicit = backend is not None or bool(_backends.env_backend())
+    name = _backends.resolve(backend, streaming=not explicit)
     if name == "jiter":
+        if final:
+            msg = "backend 'jiter' gives partial values only: final=True needs 'native' or 'python'"
+            raise ValueError(msg)
         return _jiter_partial(data, mode)
     parser = Parser(mode=mode, backend=name)
     parser.feed(data)
-    if parser.done:
+    if parser.done or final:
         return parser.close()
     return parser.value
 

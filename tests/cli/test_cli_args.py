@@ -7,6 +7,7 @@ import argparse
 
 import pytest
 
+import jsondrip
 from jsondrip import __version__
 from jsondrip.cli import main
 from jsondrip.cli.args import COMMANDS, Command, parse_args, register
@@ -24,7 +25,11 @@ def test_no_subcommand_means_the_demo() -> None:
 
 def test_version_and_help_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out == f"jsondrip {__version__}\n"
+    line = capsys.readouterr().out
+    native = "native" in jsondrip.available_backends()
+    summary = "native backend (Rust)" if native else "python backend only ("
+    assert line.startswith(f"jsondrip {__version__}: {summary}"), line
+    assert line.count("\n") == 1
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
     for name in ("demo", "preview", "parse"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import subprocess
 import sys
 import sysconfig
 import threading
@@ -21,6 +22,7 @@ from typing import Any
 
 import pytest
 from _support import same
+from conftest import skip_unless_native
 
 import jsondrip
 from jsondrip import Parser
@@ -77,7 +79,7 @@ def test_parser_fed_from_two_threads_is_serialized_or_refuses(backend: str) -> N
 def test_native_reentrant_feed_is_refused_clearly() -> None:
     """A feed made while a feed is running (here from a str subclass's encode, which the native
     engine calls for a str holding a lone surrogate) raises RuntimeError; nothing is corrupted."""
-    pytest.importorskip("jsondrip._native")
+    skip_unless_native()
     parser = Parser(backend="native")
     inner: list[BaseException] = []
 
@@ -124,6 +126,8 @@ def test_reentry_from_a_finalizer_never_corrupts(backend: str) -> None:
     """A garbage collection run inside a feed calls a `__del__` that feeds the same parser:
     that feed must be refused or land between whole feeds, never inside the running one
     (before the twin had its guard, it put the "x" inside the outer feed's `[1, 2]`)."""
+    if not hasattr(gc, "set_threshold"):
+        pytest.skip("this interpreter's gc has no thresholds to force a collection (PyPy)")
     parser = Parser(backend=backend)
     parser.feed("[")
 
@@ -212,6 +216,21 @@ def test_free_threaded_python_gets_the_gil_back() -> None:
     free-threaded interpreter the import turns it back on (with the interpreter's warning),
     so the native backend runs serialized exactly as the tests above check. Running it without
     the GIL is not claimed (docs/hostile.md)."""
+    skip_unless_native()
     import jsondrip._native  # noqa: F401
 
     assert sys._is_gil_enabled()  # type: ignore[attr-defined]
+
+
+@pytest.mark.skipif(not FREE_THREADED, reason="not a free-threaded (3.13t+) interpreter")
+def test_free_threaded_python_keeps_the_gil_off_without_the_extension() -> None:
+    """The pure-Python package (the twin, the accumulator, the command) imports without turning
+    the GIL back on, so the threaded tests here run on it truly in parallel."""
+    code = (
+        "import sys; sys.modules['jsondrip._native'] = None\n"
+        "import jsondrip, jsondrip.toolcalls, jsondrip.cli\n"
+        "jsondrip.Parser(backend='python').feed('[1, 2')\n"
+        "print(sys._is_gil_enabled())"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "False\n", "")

@@ -12,12 +12,16 @@ import contextlib
 import gc
 import os
 import sys
-import tracemalloc
 from typing import Callable
 
 import pytest
 
 from jsondrip import JSONDecodeError, Parser
+
+# PyPy has no tracemalloc (its garbage collector moves objects): these measurements need it.
+tracemalloc = pytest.importorskip(
+    "tracemalloc", reason="tracemalloc is not available on this interpreter (PyPy has none)"
+)
 
 CYCLES = 200_000
 MB = 1024 * 1024

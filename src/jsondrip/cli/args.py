@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import __version__
+from .._backends import backend_summary
 from ..bench import cli as _bench
 
 PROG = "jsondrip"
@@ -205,7 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Incremental partial-JSON parsing for LLM streams. Without a subcommand, "
         "runs the demo.",
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"{PROG} {__version__}: {backend_summary()}"
+    )
     _common_options(parser, top=True)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS.values():

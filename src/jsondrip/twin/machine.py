@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
+from .errors import Dialect, ErrorKind, MachineError
 from .number import NumberDigest
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
@@ -71,15 +72,32 @@ STATE_NAMES = [
 ]
 
 EXPECTING = {
-    VALUE: "Expecting value",
-    ARRAY_FIRST: "Expecting value",
-    ARRAY_NEXT: "Expecting ',' delimiter",
-    OBJECT_FIRST: "Expecting property name enclosed in double quotes",
-    OBJECT_KEY: "Expecting property name enclosed in double quotes",
-    OBJECT_COLON: "Expecting ':' delimiter",
-    OBJECT_NEXT: "Expecting ',' delimiter",
-    DONE: "Extra data",
+    VALUE: ErrorKind.ExpectingValue,
+    ARRAY_FIRST: ErrorKind.ExpectingValue,
+    ARRAY_NEXT: ErrorKind.ExpectingComma,
+    OBJECT_FIRST: ErrorKind.ExpectingPropertyName,
+    OBJECT_KEY: ErrorKind.ExpectingPropertyName,
+    OBJECT_COLON: ErrorKind.ExpectingColon,
+    OBJECT_NEXT: ErrorKind.ExpectingComma,
+    DONE: ErrorKind.ExtraData,
 }
+
+EXPECTED_NEXT = {
+    VALUE: "a value",
+    ARRAY_FIRST: "a value or ']'",
+    ARRAY_NEXT: "',' or ']'",
+    OBJECT_FIRST: "'\"' (a property name) or '}'",
+    OBJECT_KEY: "'\"' (a property name)",
+    OBJECT_COLON: "':'",
+    OBJECT_NEXT: "',' or '}'",
+    DONE: "nothing",
+    STRING: "the rest of the string and its closing '\"'",
+    ESCAPE: "an escape character after '\\'",
+    UNICODE: "the hex digits of a \\uXXXX escape",
+    SURROGATE_BACKSLASH: "the rest of the string and its closing '\"'",
+    SURROGATE_U: "the rest of the string and its closing '\"'",
+}
+"""What would continue the text, by state (NUMBER and LITERAL: `Machine.expected_next`)."""
 
 # The structural transitions, as a table: STRUCTURE_NEXT[state][character] is the next
 # state, or CLOSE (`]` or `}`: end the container) or OPEN_KEY (`"`: a key begins). A
@@ -142,29 +160,29 @@ _WHITESPACE_RUN = re.compile(r"[ \t\n\r]*").match
 _NUMBER_RUN = re.compile(r"[0-9.eE+-]*").match
 
 
-class MachineError(Exception):
-    """Raised by the machine: a message and a position; the stream turns it into the
-    public JSONDecodeError with line and column."""
-
-    def __init__(self, msg: str, pos: int) -> None:
-        super().__init__(msg, pos)
-        self.msg = msg
-        self.pos = pos
+CLASSIC = Dialect()
+"""json of CPython 3.9 to 3.12 (the engine passes the running interpreter's)."""
 
 
 class Machine:
     """Reads text a fragment at a time; see the module docstring for the rules."""
 
-    def __init__(self, builder: Builder, *, jiter_mode: bool, max_depth: int) -> None:
+    def __init__(
+        self, builder: Builder, *, jiter_mode: bool, max_depth: int, dialect: Dialect = CLASSIC
+    ) -> None:
         self.builder = builder
         self.jiter_mode = jiter_mode
         self.max_depth = max_depth
+        self.dialect = dialect
         self.state = VALUE
         self.stack: list[bool] = []  # True for an object, False for an array
         self.offset = 0  # characters read before the current fragment
         self.bom_skipped = False  # a bytes stream opened with a BOM (then U+FEFF is no BOM)
         self.line = 1
         self.line_start = 0  # position of the first character of the current line
+        # The last `,` between values and its line, recorded where json reports a trailing
+        # comma there (3.13+): (position, line, line start).
+        self.comma = (0, 1, 0)
         # The token in progress.
         self.token_start = 0  # position of its first character
         self.in_key = False
@@ -194,8 +212,30 @@ class Machine:
             return DONE
         return OBJECT_NEXT if self.stack[-1] else ARRAY_NEXT
 
-    def fail(self, msg: str, pos: int) -> MachineError:
-        return MachineError(msg, pos)
+    def fail(self, kind: ErrorKind, pos: int, detail: object = None) -> MachineError:
+        return MachineError(kind, pos, detail)
+
+    def locate(self, pos: int) -> tuple[int, int]:
+        """The line and column (1-based) of a position on the current line, or (json 3.13+'s
+        trailing comma) of the last comma."""
+        comma, line, line_start = self.comma
+        if pos < self.line_start and pos == comma:
+            return line, pos - line_start + 1
+        return self.line, pos - self.line_start + 1
+
+    def expected_next(self) -> str:
+        """What would continue the text where it stands (after `close` found it incomplete)."""
+        state = self.state
+        if state == NUMBER:
+            sub = self.number_state
+            if sub == N_EXP:
+                return "a digit, '+' or '-' of the exponent"
+            if not NUMBER_ACCEPTING[sub]:
+                return "a digit"
+            return "',' or '}'" if self.stack and self.stack[-1] else "',' or ']'"
+        if state == LITERAL:
+            return f"the rest of '{self.literal}'"
+        return EXPECTED_NEXT[state]
 
     def begin_value(self, c: str, pos: int) -> int:
         """The first character of a value, in a state where a value may start."""
@@ -207,7 +247,7 @@ class Machine:
             return STRING
         if c == "{" or c == "[":
             if len(self.stack) >= self.max_depth:
-                raise self.fail(f"Maximum nesting depth of {self.max_depth} exceeded", pos)
+                raise self.fail(ErrorKind.MaxDepth, pos, self.max_depth)
             is_object = c == "{"
             self.stack.append(is_object)
             self.builder.begin_container(is_object)
@@ -230,9 +270,12 @@ class Machine:
             self.literal = literal
             self.literal_len = 1
             return LITERAL
+        if c == "]" and self.dialect.trailing_comma and self.stack and not self.stack[-1]:
+            # A value is awaited inside an array only after a comma.
+            raise self.fail(ErrorKind.TrailingCommaInArray, self.comma[0])
         if c == "\ufeff" and pos == 0 and not self.bom_skipped:
-            raise self.fail("Unexpected UTF-8 BOM (decode using utf-8-sig)", 0)
-        raise self.fail("Expecting value", pos)
+            raise self.fail(ErrorKind.UnexpectedBom, 0)
+        raise self.fail(ErrorKind.ExpectingValue, pos)
 
     def end_container(self) -> int:
         self.stack.pop()
@@ -246,13 +289,13 @@ class Machine:
         try:
             self.builder.atom(ATOM_FLOAT if self.number_float else ATOM_INT, text)
         except Invalid as e:  # past the digit limit: a syntax error at the number
-            raise self.fail(e.msg, self.token_start) from None
+            raise self.fail(ErrorKind.Refused, self.token_start, e.msg) from None
         return self.after_value()
 
     def number_error(self) -> MachineError:
         """The number stopped being one: json reports what follows its longest valid prefix."""
         if self.number_valid == 0:
-            return self.fail("Expecting value", self.token_start)
+            return self.fail(ErrorKind.ExpectingValue, self.token_start)
         return self.fail(EXPECTING[self.after_value()], self.token_start + self.number_valid)
 
     def push_lone_high(self) -> None:
@@ -344,7 +387,7 @@ class Machine:
                 self.state = self.end_string()
                 return i
             if c != "\\":
-                raise self.fail("Invalid control character at", self.offset + j)
+                raise self.fail(ErrorKind.InvalidControlCharacter, self.offset + j)
             char = ESCAPES.get(text[i]) if i < n else None
             if char is None:
                 self.state = ESCAPE
@@ -374,9 +417,12 @@ class Machine:
                 pos = offset + i
                 nxt = STRUCTURE_NEXT[state].get(c)
                 if nxt is None:
-                    if state not in BEGINS_VALUE:
+                    if state in BEGINS_VALUE:
+                        state = self.begin_value(c, pos)
+                    elif c == "}" and state == OBJECT_KEY and self.dialect.trailing_comma:
+                        raise self.fail(ErrorKind.TrailingCommaInObject, self.comma[0])
+                    else:
                         raise self.fail(EXPECTING[state], pos)
-                    state = self.begin_value(c, pos)
                 elif nxt == CLOSE:
                     state = self.end_container()
                 elif nxt == OPEN_KEY:
@@ -384,7 +430,9 @@ class Machine:
                     self.in_key = True
                     self.parts = []
                     state = STRING
-                else:
+                else:  # after `,` (VALUE, OBJECT_KEY) or `:` (VALUE)
+                    if c == "," and self.dialect.trailing_comma:
+                        self.comma = (pos, self.line, self.line_start)
                     state = nxt
                 i += 1
             return i
@@ -427,7 +475,7 @@ class Machine:
         literal = self.literal
         while i < n:
             if text[i] != literal[self.literal_len]:
-                raise self.fail("Expecting value", self.token_start)
+                raise self.fail(ErrorKind.ExpectingValue, self.token_start)
             self.literal_len += 1
             i += 1
             if self.literal_len == len(literal):
@@ -452,13 +500,14 @@ class Machine:
                     else:
                         char = ESCAPES.get(c)
                         if char is None:
-                            raise self.fail("Invalid \\escape", offset + i - 2)
+                            raise self.fail(ErrorKind.InvalidEscape, offset + i - 2)
                         self.parts.append(char)
                         self.string_dirty = True
                         state = STRING
                 elif state == UNICODE:
                     if c not in HEX:
-                        raise self.fail("Invalid \\uXXXX escape", offset + i - len(self.hex) - 1)
+                        pos = offset + i - len(self.hex) - 1
+                        raise self.fail(ErrorKind.InvalidUnicodeEscape, pos)
                     i += 1
                     self.hex += c
                     if len(self.hex) == 4:
@@ -488,7 +537,7 @@ class Machine:
             try:
                 self.builder.show_tentative(ATOM_FLOAT if self.number_float else ATOM_INT, text)
             except Invalid as e:  # past the digit limit: a syntax error at the number
-                raise self.fail(e.msg, self.token_start) from None
+                raise self.fail(ErrorKind.Refused, self.token_start, e.msg) from None
         else:
             self.builder.hide_tentative()
 
@@ -519,12 +568,13 @@ class Machine:
         if state in STRUCTURAL:
             raise self.fail(EXPECTING[state], end)
         if state == UNICODE:
-            raise self.fail("Invalid \\uXXXX escape", end - len(self.hex) - 1)
+            raise self.fail(ErrorKind.InvalidUnicodeEscape, end - len(self.hex) - 1)
         if state == LITERAL:
-            raise self.fail("Expecting value", self.token_start)
-        if self.escape_end == end:  # json's quirk: a \uXXXX escape that ends the text
-            raise self.fail("Invalid \\uXXXX escape", end - 5)
-        raise self.fail("Unterminated string starting at", self.token_start)
+            raise self.fail(ErrorKind.ExpectingValue, self.token_start)
+        if self.escape_end == end and not self.dialect.escape_at_end_unterminated:
+            # json's quirk before CPython gh-152052: a \uXXXX escape that ends the text
+            raise self.fail(ErrorKind.InvalidUnicodeEscape, end - 5)
+        raise self.fail(ErrorKind.UnterminatedString, self.token_start)
 
     @property
     def done(self) -> bool:

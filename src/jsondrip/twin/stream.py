@@ -2,7 +2,10 @@
 rust/python/engine.rs.
 
 It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
-the start of a bytes stream), enforces `max_size`, and keeps the parser failed after an error.
+the start of a bytes stream), enforces `max_size`, keeps the parser failed after an error, and
+keeps the last fragment read so that an error can show the text around its position (the Rust
+stream copies its last DOC_WINDOW characters; here a reference costs less, and an error trims
+it the same way).
 """
 
 from __future__ import annotations
@@ -12,11 +15,15 @@ import copy
 from typing import Any, NoReturn, Union
 
 from .._changes import Change
-from .._errors import JSONDecodeError
+from .._dialect import DIALECT
+from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
-from .machine import Machine, MachineError
+from .errors import Dialect, ErrorKind, MachineError
+from .machine import Machine
 
 Chunk = Union[str, bytes, bytearray, memoryview]
+RUNNING = Dialect(*DIALECT)
+"""The running interpreter's json dialect: an engine's unless it is given another."""
 IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
 BOM = codecs.BOM_UTF8
 
@@ -39,6 +46,7 @@ class PythonEngine:
         "closed",
         "error",
         "give",
+        "last",
         "machine",
         "max_size",
         "pending",
@@ -47,9 +55,22 @@ class PythonEngine:
         "take",
     )
 
-    def __init__(self, *, mode: str, max_depth: int, max_size: int | None) -> None:
+    def __init__(
+        self,
+        *,
+        mode: str,
+        max_depth: int,
+        max_size: int | None,
+        dialect: tuple[bool, bool] | None = None,
+    ) -> None:
         self.builder = Builder()
-        self.machine = Machine(self.builder, jiter_mode=mode == "jiter", max_depth=max_depth)
+        self.machine = Machine(
+            self.builder,
+            jiter_mode=mode == "jiter",
+            max_depth=max_depth,
+            dialect=RUNNING if dialect is None else Dialect(*dialect),
+        )
+        self.last = ""  # the last fragment read, for an error's `doc`
         self.max_size = max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
         self.error: Exception | None = None  # the parser stays failed after any error
@@ -94,11 +115,45 @@ class PythonEngine:
         a number else None, open containers); the native engine gives the same."""
         return self.machine.debug_state()
 
-    def _raise(self, msg: str, pos: int, doc: str) -> NoReturn:
-        machine = self.machine
-        error = JSONDecodeError(msg, doc, pos, machine.line, pos - machine.line_start + 1)
+    def _raise(
+        self,
+        kind: ErrorKind,
+        pos: int,
+        detail: object = None,
+        current: str = "",
+        expected: str | None = None,
+    ) -> NoReturn:
+        """Fails the parser. `current` is the fragment being read, which `recent` does not hold
+        yet; `expected` is set when the text only ended too early."""
+        line, column = self.machine.locate(pos)
+        doc, doc_start = self._window(pos, current)
+        msg = kind.message(detail)
+        if expected is not None and kind is not ErrorKind.Refused:
+            error: JSONDecodeError = IncompleteJSONError(
+                msg, doc, pos, line, column, doc_start, expected
+            )
+        else:
+            error = JSONDecodeError(msg, doc, pos, line, column, doc_start)
         self._fail(error)
         raise error
+
+    def _raise_machine(
+        self, e: MachineError, current: str = "", expected: str | None = None
+    ) -> None:
+        self._raise(e.kind, e.pos, e.detail, current, expected)
+
+    def _window(self, pos: int, current: str) -> tuple[str, int]:
+        """The text read around `pos`: at most DOC_WINDOW characters either side, of what the
+        parser still has (the fragment being read, and before it the last DOC_WINDOW
+        characters of the last one read), and the position of its first character. A position
+        before all of that (a string opened long before the end) gets the last DOC_WINDOW."""
+        text = self.last[-DOC_WINDOW:] + current
+        end = self.machine.offset  # the machine has counted `current`, read or not
+        start = end - min(len(text), end)
+        first, last = max(pos - DOC_WINDOW, start), min(pos + DOC_WINDOW, end)
+        if last < first:
+            first, last = max(end - DOC_WINDOW, start), end
+        return text[first - start : last - start], first
 
     def _check_open(self) -> None:
         if self.error is not None:
@@ -116,15 +171,17 @@ class PythonEngine:
         try:
             machine.feed(text)
         except MachineError as e:
-            self._raise(e.msg, e.pos, "")
+            self._raise_machine(e, text)
         except Exception as e:  # a value Python refuses (an int past the digit limit)
             self._fail(e)
             raise
+        self.last = text
         if over:
-            self._raise(f"Document exceeds max_size of {limit} characters", limit, text)
+            self._raise(ErrorKind.MaxSize, limit, limit)
 
-    def _decode(self, data: bytes) -> str:
-        """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes."""
+    def _decode(self, data: bytes) -> str | None:
+        """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes.
+        None while a BOM may still be arriving (nothing is read then, as in Rust)."""
         if self.pending:
             data = self.pending + data
             self.pending = b""
@@ -132,7 +189,7 @@ class PythonEngine:
             if len(data) < 3 and BOM.startswith(data):
                 self.pending = data
                 self.plain = False
-                return ""
+                return None
             self.at_start = False
             if data.startswith(BOM):
                 data = data[3:]
@@ -141,7 +198,7 @@ class PythonEngine:
             text, used = codecs.utf_8_decode(data, "surrogatepass", False)
         except UnicodeDecodeError as e:
             self._read(codecs.utf_8_decode(data[: e.start], "surrogatepass", True)[0])
-            self._raise(f"Invalid UTF-8 byte 0x{data[e.start]:02x}", self.machine.offset, "")
+            self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[e.start])
         self.pending = data[used:]
         self.plain = self.max_size is None and not self.pending and self.error is None
         return text
@@ -160,10 +217,11 @@ class PythonEngine:
                 try:
                     self.read_text(chunk)
                 except MachineError as e:
-                    self._raise(e.msg, e.pos, "")
+                    self._raise_machine(e, chunk)
                 except Exception as e:  # a value Python refuses (an int past the digit limit)
                     self._fail(e)
                     raise
+                self.last = chunk
             else:
                 self._feed_other(chunk)
             builder = self.builder
@@ -184,7 +242,9 @@ class PythonEngine:
                 self.at_start = False
             self._read(chunk)
         elif isinstance(chunk, (bytes, bytearray, memoryview)):
-            self._read(self._decode(bytes(chunk)))
+            text = self._decode(bytes(chunk))
+            if text is not None:
+                self._read(text)
         else:
             kind = type(chunk).__name__
             raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
@@ -194,11 +254,11 @@ class PythonEngine:
         self.error = fresh_copy(error)
         self.plain = False
 
-    def _invalid_pending(self) -> NoReturn:
-        """Raises: bytes were held back for the rest of a code point, and a str or the end
-        came instead (twin of `invalid_pending` in stream.rs)."""
+    def _invalid_pending(self, expected: str | None = None) -> NoReturn:
+        """The bytes held back were never completed: invalid before more text, and at the end
+        a character cut short (`expected` says so). Always raises."""
         data, self.pending = self.pending, b""
-        self._raise(f"Invalid UTF-8 byte 0x{data[0]:02x}", self.machine.offset, "")
+        self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[0], expected=expected)
 
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""
@@ -226,11 +286,12 @@ class PythonEngine:
             raise fresh_copy(self.error)
         if not self.closed:
             if self.pending:
-                self._invalid_pending()
+                self._invalid_pending("the rest of a UTF-8 character")
             try:
                 self.machine.close()
             except MachineError as e:
-                self._raise(e.msg, e.pos, "")
+                # The text read was a valid prefix (feed raised nothing): it ended too early.
+                self._raise_machine(e, expected=self.machine.expected_next())
             except Exception as e:
                 self._fail(e)
                 raise

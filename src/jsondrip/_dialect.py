@@ -1,0 +1,38 @@
+"""Which json dialect the running interpreter speaks, read from its own `json` at import.
+
+json's messages differ between versions; jsondrip reports what the running interpreter's
+`json.loads` reports, so it asks it once, on two tiny documents, rather than trusting a
+version number (a patch release may carry a fix):
+
+| json of | `[1,]` | `"\\u0041` (a whole escape, then the end) |
+|---|---|---|
+| CPython 3.9 to 3.12 | Expecting value, at `]` | Invalid \\uXXXX escape |
+| CPython 3.13, 3.14 | Illegal trailing comma before end of array, at `,` | as 3.12 |
+| CPython with gh-152052 | (as its version) | Unterminated string starting at |
+
+The answer goes to the engine of either backend as `dialect=(trailing_comma,
+escape_at_end_unterminated)` (rust/core/error.rs `Dialect`, twin/errors.py `Dialect`).
+"""
+
+from __future__ import annotations
+
+import json
+
+
+def _message(text: str) -> str:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        return e.msg
+    return ""
+
+
+def detect() -> tuple[bool, bool]:
+    """(trailing_comma, escape_at_end_unterminated) of the running interpreter's json."""
+    trailing_comma = _message("[1,]").startswith("Illegal trailing comma")
+    escape_at_end_unterminated = _message('"\\u0041').startswith("Unterminated string")
+    return trailing_comma, escape_at_end_unterminated
+
+
+DIALECT = detect()
+"""The running interpreter's json dialect."""

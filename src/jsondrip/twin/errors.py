@@ -1,0 +1,80 @@
+"""Error kinds and json dialects: the twin of rust/core/error.rs.
+
+`ErrorKind` names what is wrong with the text (the members are named as the Rust variants, so
+that the shared table tests/data/error_cases.json names both); `message` gives json's exact
+words. `Dialect` says where json versions differ; `jsondrip._dialect` reads the running
+interpreter's json and picks one.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+
+class ErrorKind(enum.Enum):
+    """What is wrong with the text; the value is json's message (a template for the kinds
+    that carry a detail)."""
+
+    ExpectingValue = "Expecting value"
+    """A value must start here (or, for a literal or number, the one started is no value)."""
+    ExpectingComma = "Expecting ',' delimiter"
+    """After a value in an array or object: `,` or the container's end must follow."""
+    ExpectingPropertyName = "Expecting property name enclosed in double quotes"
+    """A key in double quotes must start here."""
+    ExpectingColon = "Expecting ':' delimiter"
+    """A `:` must follow the key."""
+    ExtraData = "Extra data"
+    """Text after the complete document."""
+    UnterminatedString = "Unterminated string starting at"
+    """The string opened here is never closed."""
+    InvalidControlCharacter = "Invalid control character at"
+    """A raw control character (below U+0020) inside a string."""
+    InvalidEscape = "Invalid \\escape"
+    """A backslash followed by a letter that makes no escape."""
+    InvalidUnicodeEscape = "Invalid \\uXXXX escape"
+    """`\\u` not followed by four hex digits."""
+    UnexpectedBom = "Unexpected UTF-8 BOM (decode using utf-8-sig)"
+    """A str that opens with U+FEFF."""
+    TrailingCommaInArray = "Illegal trailing comma before end of array"
+    """json 3.13+: a `,` right before `]` (the position is the comma's)."""
+    TrailingCommaInObject = "Illegal trailing comma before end of object"
+    """json 3.13+: a `,` right before `}` (the position is the comma's)."""
+    MaxDepth = "Maximum nesting depth of {} exceeded"
+    """More containers open than `max_depth` allows (detail: the limit)."""
+    MaxSize = "Document exceeds max_size of {} characters"
+    """More characters than `max_size` allows (detail: the limit)."""
+    InvalidUtf8 = "Invalid UTF-8 byte 0x{:02x}"
+    """A byte that no UTF-8 text holds here (detail: the byte)."""
+    Refused = "{}"
+    """The builder refused a value (an integer past the digit limit; detail: its message)."""
+
+    def message(self, detail: object = None) -> str:
+        """json's message for this kind."""
+        return self.value if detail is None else self.value.format(detail)
+
+
+class Dialect(NamedTuple):
+    """Where json versions differ in what they report (the default: CPython 3.9 to 3.12)."""
+
+    trailing_comma: bool = False
+    """`[1,]` is TrailingCommaInArray at the comma (json 3.13+), not ExpectingValue at `]`."""
+    escape_at_end_unterminated: bool = False
+    """A text ending right after a whole `\\uXXXX` escape is an unterminated string (CPython
+    gh-152052), not InvalidUnicodeEscape."""
+
+
+class MachineError(Exception):
+    """Raised by the machine: a kind (with its detail) and a position; the stream turns it
+    into the public JSONDecodeError with line, column and the text around the position."""
+
+    def __init__(self, kind: ErrorKind, pos: int, detail: object = None) -> None:
+        super().__init__(kind, pos, detail)
+        self.kind = kind
+        self.pos = pos
+        self.detail = detail
+
+    @property
+    def msg(self) -> str:
+        """json's message."""
+        return self.kind.message(self.detail)
