@@ -53,6 +53,8 @@ fuzz_target!(|input: &[u8]| {
     }
     let pieces = split(doc, cuts);
     let split_answer = run_stream(&pieces, mode, max_depth, max_size);
+    check_window(&whole, doc);
+    check_window(&split_answer, doc);
     assert!(
         same_answer(&whole, &split_answer),
         "whole {whole:?} != split {split_answer:?} ({pieces:?})"
