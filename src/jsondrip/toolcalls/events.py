@@ -142,7 +142,7 @@ class ToolCallDelta:
         snapshot of every delta of a long call is quadratic in its length; `changes` are
         frozen already and cost only their fragment: hand those over where that matters.
         """
-        return _fast_delta(
+        return tool_call_delta(  # the constructor this Python supports (no slots before 3.10)
             self.index,
             self.id,
             self.name,
