@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import re
 from json.decoder import scanstring
+from json.scanner import make_scanner
 from typing import Any, Callable
 
 from .. import _backends
@@ -53,6 +54,7 @@ _FRAGMENT_LITERAL = '"\\u0000fragment"'
 _IGNORED_LITERAL = '"\\u0000ignored"'
 _COLON = re.compile(r'[ \t\n\r]*:[ \t\n\r]*"')
 _UNKNOWN = object()  # a skeleton classified as not routable: always decode in full
+_scan_value = make_scanner(json.JSONDecoder())  # (value, end) of the JSON value at an index
 _MAX_ROUTES = 64  # skeletons remembered (a stream has a handful)
 
 
@@ -83,18 +85,25 @@ class EnvelopeShortcut:
 
     `key`: the fragment's key (`partial_json`, `arguments`). `classify(event)`: the route of
     a decoded skeleton (the fragment is `FRAGMENT`, the ignored value `IGNORED`), or None.
-    `take(route, fragment)`: the handler's action. `ignored`: a key whose string value after
-    the fragment the format never reads, left out of the skeleton.
+    `take(route, fragment)`: the handler's action; if it returns False, the event is decoded
+    in full instead (the handler's state does not allow the quick way). `ignored`: a key whose
+    string value after the fragment the format never reads, left out of the skeleton.
+    `value=True`: the fragment is any JSON value (Vertex's `partialArgs` array), not a string
+    literal; `take` gets it decoded, and only `match` knows it (no SSE chunk check).
     """
 
     def __init__(
         self,
         key: str,
         classify: Callable[[dict[str, Any]], Any],
-        take: Callable[[Any, str], None],
+        take: Callable[[Any, Any], Any],
         ignored: str | None = None,
+        *,
+        value: bool = False,
     ) -> None:
         self._key = f'"{key}"'
+        self._value = value
+        self._scan: Callable[[str, int], tuple[Any, int]] = _scan_any if value else scanstring
         self._ignored_name = ignored
         self._ignored = None if ignored is None else f'"{ignored}"'
         self._classify = classify
@@ -116,7 +125,7 @@ class EnvelopeShortcut:
         # so the check is a few comparisons, without building the skeleton.
         if text.startswith(self._prefix):
             try:
-                fragment, end = scanstring(text, self._start)
+                fragment, end = self._scan(text, self._start)
                 middle = self._middle
                 if middle is not None:
                     if not text.startswith(middle, end):
@@ -125,14 +134,13 @@ class EnvelopeShortcut:
             except ValueError:  # not a valid string literal: let the full decoding decide
                 return False
             if text[end:] == self._suffix:
-                self._take(self._route, fragment)
-                return True
+                return self._take(self._route, fragment) is not False
         return self._by_skeleton(text)
 
     def frame(self, head: str) -> None:
         """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
         (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
-        if self._suffix is not None:
+        if self._suffix is not None and not self._value:
             self._chunk = _chunk_matcher(head + self._prefix, self._middle, self._suffix + "\n\n")
 
     def match_chunk(self, chunk: bytes) -> bool:
@@ -153,14 +161,21 @@ class EnvelopeShortcut:
         return True
 
     def _by_skeleton(self, text: str) -> bool:
-        start = _value_start(text, text.find(self._key), len(self._key))
+        found = text.find(self._key)
+        if self._value:  # the value begins after the colon and its blanks
+            match = None if found < 0 else _COLON_ANY.match(text, found + len(self._key))
+            start = -1 if match is None else match.end()
+            quote = 0
+        else:
+            start = _value_start(text, found, len(self._key))
+            quote = 1  # the skeleton's literal replaces the opening quote too
         if start < 0:
             return False
         try:
-            fragment, end = scanstring(text, start)
+            fragment, end = self._scan(text, start)
         except ValueError:
             return False
-        skeleton = text[: start - 1] + _FRAGMENT_LITERAL
+        skeleton = text[: start - quote] + _FRAGMENT_LITERAL
         middle = None
         ignored = self._ignored
         if ignored is not None:
@@ -188,8 +203,7 @@ class EnvelopeShortcut:
         self._suffix = text[end:]
         self._route = route
         self._chunk = None
-        self._take(route, fragment)
-        return True
+        return self._take(route, fragment) is not False
 
     def _learn(self, skeleton: str) -> Any:
         """The route of a skeleton seen twice in a row (None: not yet, decode in full)."""
@@ -266,6 +280,18 @@ def _chunk_matcher(prefix: str, middle: str | None, suffix: str) -> Any:
         except UnicodeEncodeError:  # a lone surrogate (text fed as str): the twin keeps it
             pass
     return ChunkMatcher(prefix, middle, suffix)
+
+
+_COLON_ANY = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+
+
+def _scan_any(text: str, start: int) -> tuple[Any, int]:
+    """The JSON value at `start` and where it ends, as `json.loads` reads it; ValueError if
+    there is none (the C scanner says so with StopIteration)."""
+    try:
+        return _scan_value(text, start)  # type: ignore[no-any-return]
+    except (StopIteration, RecursionError):
+        raise ValueError("no JSON value here") from None
 
 
 def _value_start(text: str, found: int, size: int) -> int:
