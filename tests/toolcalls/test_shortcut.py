@@ -400,15 +400,17 @@ BEDROCK_CASES = {
 }
 
 
+@pytest.mark.parametrize("as_bytes", [False, True])  # bytes: the whole-line chunk check too
 @pytest.mark.parametrize("case", list(BEDROCK_CASES))
-def test_bedrock_lines_shortcut_is_exact(make_acc, case: str) -> None:
+def test_bedrock_lines_shortcut_is_exact(make_acc, case: str, as_bytes: bool) -> None:
     texts = BEDROCK_START + BEDROCK_CASES[case] + BEDROCK_END
 
     def via_lines(acc: Any) -> Any:
         events: list[Any] = []
         try:
             for text in texts:
-                events += snapshot(acc.feed_lines(text + "\n"))
+                line = text + "\n"
+                events += snapshot(acc.feed_lines(line.encode() if as_bytes else line))
         except ValueError as error:
             events.append(str(error)[:7])
         return events + snapshot(acc.finish()), outcome(acc)

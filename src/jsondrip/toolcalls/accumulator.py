@@ -169,13 +169,20 @@ class ToolCallAccumulator:
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
+            shortcut = self._shortcut
+            if shortcut is not None and shortcut.match_line(data):
+                return self._drain()  # the last routed line's envelope again (shortcut.py)
             text = data.decode("utf-8", "replace").rstrip("\r\n")
             found = [(lines.number, text)] if text.strip() else []
         else:
             found = lines.feed(data)
         for number, line in found:
             shortcut = self._shortcut
-            if shortcut is None or not shortcut.match(line):  # see shortcut.py
+            if shortcut is None:
+                self._line(number, line)
+            elif shortcut.match(line):  # routed by its envelope's skeleton (shortcut.py)
+                shortcut.frame_line()
+            else:
                 self._line(number, line)
         return self._drain()
 

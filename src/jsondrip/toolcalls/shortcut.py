@@ -118,6 +118,8 @@ class EnvelopeShortcut:
         self._route: Any = None
         # the same, for the whole SSE chunk the event came in (None: not known)
         self._chunk: ChunkMatcher | None = None
+        # and for a chunk that is the event as one whole JSON line (`feed_lines`)
+        self._line: ChunkMatcher | None = None
 
     def match(self, text: str) -> bool:
         """Take the event's fragment if its skeleton is known; False: decode it in full."""
@@ -142,6 +144,24 @@ class EnvelopeShortcut:
         (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
         if self._suffix is not None and not self._value:
             self._chunk = _chunk_matcher(head + self._prefix, self._middle, self._suffix + "\n\n")
+
+    def frame_line(self) -> None:
+        """The event `match` just took came as a JSON line: `match_line` knows the next."""
+        if self._suffix is not None and not self._value and self._line is None:
+            self._line = _chunk_matcher(self._prefix, self._middle, self._suffix + "\n")
+
+    def match_line(self, chunk: bytes) -> bool:
+        """`match` for a chunk that is one whole JSON line ending in `\n`, read while the
+        line splitter is idle; False: read it the long way. Exact as `match_chunk` is: a
+        valid literal holds no line break, so the chunk is this one line."""
+        matcher = self._line
+        if matcher is None:
+            return False
+        fragment = matcher.fragment(chunk)
+        if fragment is None:
+            return False
+        self._take(self._route, fragment)
+        return True
 
     def match_chunk(self, chunk: bytes) -> bool:
         """`match` for a whole SSE chunk framed as the last one `frame` was told of, read
@@ -202,7 +222,7 @@ class EnvelopeShortcut:
         self._middle = middle
         self._suffix = text[end:]
         self._route = route
-        self._chunk = None
+        self._chunk = self._line = None
         return self._take(route, fragment) is not False
 
     def _learn(self, skeleton: str) -> Any:
