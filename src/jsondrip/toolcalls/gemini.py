@@ -17,6 +17,9 @@ candidate's last chunk, its `finishReason`. Keys are read in camelCase (the REST
 - `text` parts are text, or reasoning when the part has `"thought": true`;
   `thoughtSignature` and `codeExecutionResult` are ignored.
 
+The common Vertex chunk (one part adding pieces to the open call) is routed by its skeleton
+without decoding its envelope (`shortcut.py`, `value=True`), exactly as `_piece` reads it.
+
 A candidate's `finishReason` (`STOP`, `MAX_TOKENS`, `MALFORMED_FUNCTION_CALL`, `SAFETY`...)
 closes its calls, and is the response's end once every candidate seen has one; `MAX_TOKENS`
 marks incomplete calls as truncated. A new `responseId` starts a new response.

@@ -22,6 +22,12 @@ Rust on the native backend (`rust/envelope`, `jsondrip._native.ChunkMatcher`); `
 here is its twin on the python backend, and both give the same answer on every chunk (a
 fragment holding a lone surrogate, which a Rust string cannot hold, takes `match` in both).
 
+The same check covers a JSON line that is the last routed event's line again (`match_line`,
+for `feed_lines`). With `value=True` the cut-out is any JSON value, read with the standard
+library's C scanner (Vertex's `partialArgs` array: the pieces differ from chunk to chunk, the
+envelope does not); the argument below holds for it as for a string token, and only `match`
+takes it (no chunk check).
+
 A skeleton seen for the second time in a row is learned: decoded once with `json.loads`, it
 must have no repeated key, hold the fragment's sentinel exactly once (the ignored one at most
 once, as the top-level value of its key), and pass the format's `classify`, which returns the
