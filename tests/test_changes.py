@@ -226,3 +226,88 @@ def test_apply_changes_keeps_what_came_before_an_error() -> None:
 def test_apply_changes_add_over_a_key_and_inside_an_array() -> None:
     assert apply_changes({"a": 1}, [Change("add", "/a", 2)]) == {"a": 2}
     assert apply_changes([1, 3], [Change("add", "/1", 2), Change("add", "/3", 4)]) == [1, 2, 3, 4]
+
+
+# -- the lazy form: `Parser._feed_pending` (the tool-call accumulator's hot path) ----------
+
+
+def pending_trace(chunks: list[Any], backend: str, mode: str) -> list[Any]:
+    """Each feed's `_feed_pending` answer, its changes built only after the whole stream was
+    fed (what a delta read late sees), or the error that stopped it."""
+    parser = Parser(backend=backend, mode=mode)
+    pending = []
+    for chunk in chunks:
+        try:
+            pending.append(parser._feed_pending(chunk))
+        except jsondrip.JSONDecodeError as e:
+            pending.append(error_tuple(e))
+            break
+    return [p if p is None or type(p) is tuple else p.build() for p in pending]
+
+
+def eager_trace(chunks: list[Any], backend: str, mode: str) -> list[Any]:
+    parser = Parser(backend=backend, mode=mode)
+    trace: list[Any] = []
+    for chunk in chunks:
+        try:
+            changes = copy.deepcopy(parser.feed_changes(chunk))
+        except jsondrip.JSONDecodeError as e:
+            trace.append(error_tuple(e))
+            break
+        trace.append(tuple(changes) if changes else None)
+    return trace
+
+
+@SETTINGS
+@given(
+    text=st.one_of(documents(), documents().map(lambda t: t[: len(t) // 2] + "]x")),
+    mode=st.sampled_from(["stable", "jiter"]),
+    data=st.data(),
+)
+def test_pending_changes_are_the_changes_on_both_backends(
+    text: str, mode: str, data: st.DataObject
+) -> None:
+    chunks = data.draw(st.one_of(st.just(cut(data.draw, text)), st.just(mixed(data.draw, text))))
+    if not ONLY_PYTHON:
+        skip_unless_native()
+    backends = ["python"] if ONLY_PYTHON else ["native", "python"]
+    for backend in backends:
+        expected = eager_trace(chunks, backend, mode)
+        assert repr(pending_trace(chunks, backend, mode)) == repr(expected), backend
+    traces = [pending_trace(chunks, backend, mode) for backend in backends]
+    assert repr(traces[0]) == repr(traces[-1])
+
+
+def test_exact_pending_changes(backend: str) -> None:
+    parser = Parser(backend=backend)
+    first = parser._feed_pending('{"a/~": "h\\ud83d')
+    assert parser._feed_pending("") is None  # no change: nothing to keep
+    assert parser._feed_pending("\\ude00i") is not None
+    assert parser._feed_pending('", "b": [tr') is not None
+    assert parser._feed_pending("u") is None  # a literal is atomic
+    last = parser._feed_pending("e")
+    assert len(first) == 2 and len(last) == 1
+    built = first.build()
+    assert type(built) is tuple and all(type(c) is Change for c in built)
+    assert built == (Change("add", "", {}), Change("add", "/a~1~0", "h"))
+    assert first.build() == built and first.build() is not built  # a new tuple each time
+    assert last.build() == (Change("add", "/b/0", True),)
+    assert parser.value == {"a/~": "h\U0001f600i", "b": [True]}
+
+
+def test_pending_changes_raise_as_feed_changes_does(backend: str) -> None:
+    parser = Parser(backend=backend)
+    parser._feed_pending("[1, ")
+    with pytest.raises(jsondrip.JSONDecodeError) as info:
+        parser._feed_pending("}")
+    with pytest.raises(jsondrip.JSONDecodeError) as again:
+        Parser(backend=backend).feed_changes("[1, }")
+    assert error_tuple(info.value) == error_tuple(again.value)
+
+
+def test_pending_changes_check_the_schema(backend: str) -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    parser = Parser(backend=backend, schema=schema)
+    assert parser._feed_pending('{"n": ').build() == (Change("add", "", {}),)
+    with pytest.raises(jsondrip.SchemaViolation):
+        parser._feed_pending('"x"')

@@ -13,7 +13,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList, PyString};
 
-use super::changes::Path;
+use super::changes::{Path, Pending};
 use super::keys::KeyCache;
 use crate::core::{Atom, Sink, Stop, Str};
 
@@ -30,6 +30,8 @@ pub struct Builder {
     pub(super) path: Path,
     /// Change mode: the changes recorded by the current `feed_changes`.
     pub changes: Option<Vec<Py<PyAny>>>,
+    /// The lazy form of change mode (`feed_pending`): the changes kept as data instead.
+    pub pending: Option<Pending>,
     /// Bytes of the open string already recorded as changes, and its path once made.
     recorded_len: usize,
     open_path: Option<Py<PyAny>>,
@@ -56,6 +58,7 @@ impl Builder {
             key_surrogates: false,
             path: Path::default(),
             changes: None,
+            pending: None,
             recorded_len: 0,
             open_path: None,
             stale: false,

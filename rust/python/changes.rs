@@ -1,11 +1,16 @@
 //! Change mode of the builder: every event also records a `jsondrip.Change(op, path, value)`
 //! with its JSON Pointer. Twin: the `changes` parts of `src/jsondrip/twin/builder.py`.
+//!
+//! The lazy form (`feed_pending`, with `Builder::pending` set) keeps each change as data (its
+//! op, its pointer's bytes, its value) and makes the `Change` objects only when
+//! `PendingChanges.build()` is called: a tool-call delta whose changes nobody reads costs no
+//! pointer string, no `Change` and no list. Twin: `PendingChanges` in `twin/stream.py`.
 
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::builder::PySink;
 use crate::core::{Stop, Str};
@@ -152,20 +157,25 @@ impl<'py> PySink<'_, 'py> {
         }
     }
 
-    /// The JSON Pointer of the open slot as a Python str.
-    pub(super) fn slot_path(&mut self, appending: bool) -> Result<Bound<'py, PyAny>, Stop> {
-        let (bytes, surrogates) = match self.slot(appending) {
+    /// The JSON Pointer of the open slot: its UTF-8 (WTF-8 when the flag is set) bytes.
+    fn slot_pointer(&self, appending: bool) -> (Vec<u8>, bool) {
+        match self.slot(appending) {
             None => (Vec::new(), false),
             Some(Ok((key, s))) => self.b.path.pointer(Some((key, s)), None),
             Some(Err(index)) => self.b.path.pointer(None, Some(index)),
-        };
+        }
+    }
+
+    /// The JSON Pointer of the open slot as a Python str.
+    pub(super) fn slot_path(&mut self, appending: bool) -> Result<Bound<'py, PyAny>, Stop> {
+        let (bytes, surrogates) = self.slot_pointer(appending);
         self.string_object(Str {
             bytes: &bytes,
             surrogates,
         })
     }
 
-    /// Records a change, in change mode.
+    /// Records a change, in change mode (kept as data in the lazy form).
     pub(super) fn record(
         &mut self,
         op: &str,
@@ -175,38 +185,15 @@ impl<'py> PySink<'_, 'py> {
         if self.b.changes.is_none() {
             return Ok(());
         }
-        let py = self.py;
-        let op = match op {
-            "add" => intern!(py, "add"),
-            "append" => intern!(py, "append"),
-            "replace" => intern!(py, "replace"),
-            _ => intern!(py, "remove"),
-        };
-        let class = CHANGE
-            .import(py, "jsondrip._changes", "Change")
-            .map_err(|e| self.stop(e))?;
-        let items = [op.clone().into_any(), path, value];
-        // SAFETY: Change is a tuple subclass (a NamedTuple, no fields of its own), so its
-        // tp_alloc gives an instance with room for three items, as tuple's tp_new does for a
-        // subclass before it copies the items in; PyTuple_SetItem fills each slot once (it
-        // steals the reference). One allocation per change, where building it through
-        // tp_new from a tuple of fields took three. NULL means an exception is set.
-        let change = unsafe {
-            let class = class.as_ptr().cast::<ffi::PyTypeObject>();
-            let alloc = (*class).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
-            let change = Bound::from_owned_ptr_or_err(py, alloc(class, 3));
-            change.and_then(|change| {
-                for (at, item) in items.into_iter().enumerate() {
-                    if ffi::PyTuple_SetItem(change.as_ptr(), at as ffi::Py_ssize_t, item.into_ptr())
-                        != 0
-                    {
-                        return Err(PyErr::fetch(py));
-                    }
-                }
-                Ok(change)
-            })
+        if let Some(pending) = self.b.pending.as_mut() {
+            pending.items.push(Item {
+                op: Op::of(op),
+                path: PathRef::Object(path.unbind()),
+                value: value.unbind(),
+            });
+            return Ok(());
         }
-        .map_err(|e| self.stop(e))?;
+        let change = new_change(self.py, Op::of(op), path, value).map_err(|e| self.stop(e))?;
         self.b
             .changes
             .as_mut()
@@ -230,6 +217,22 @@ impl<'py> PySink<'_, 'py> {
                 _ => return Err(self.stop(PyErr::fetch(self.py))),
             }
         }
+        if let Some(mut pending) = self.b.pending.take() {
+            let (bytes, surrogates) = self.slot_pointer(true);
+            let start = pending.arena.len();
+            pending.arena.extend_from_slice(&bytes);
+            pending.items.push(Item {
+                op: Op::of(op),
+                path: PathRef::Text {
+                    start,
+                    end: pending.arena.len(),
+                    surrogates,
+                },
+                value: value.unbind(),
+            });
+            self.b.pending = Some(pending);
+            return Ok(());
+        }
         let path = self.slot_path(true)?;
         self.record(op, path, value)
     }
@@ -241,5 +244,148 @@ impl<'py> PySink<'_, 'py> {
         } else {
             PyList::empty(self.py).into_any()
         }
+    }
+}
+
+/// A change's op, as the lazy form keeps it.
+#[derive(Clone, Copy)]
+enum Op {
+    Add,
+    Append,
+    Replace,
+    Remove,
+}
+
+impl Op {
+    fn of(op: &str) -> Op {
+        match op {
+            "add" => Op::Add,
+            "append" => Op::Append,
+            "replace" => Op::Replace,
+            _ => Op::Remove,
+        }
+    }
+
+    fn name<'py>(self, py: Python<'py>) -> &'py Bound<'py, PyString> {
+        match self {
+            Op::Add => intern!(py, "add"),
+            Op::Append => intern!(py, "append"),
+            Op::Replace => intern!(py, "replace"),
+            Op::Remove => intern!(py, "remove"),
+        }
+    }
+}
+
+/// A `jsondrip.Change(op, path, value)`.
+fn new_change<'py>(
+    py: Python<'py>,
+    op: Op,
+    path: Bound<'py, PyAny>,
+    value: Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let class = CHANGE.import(py, "jsondrip._changes", "Change")?;
+    let items = [op.name(py).clone().into_any(), path, value];
+    // SAFETY: Change is a tuple subclass (a NamedTuple, no fields of its own), so its
+    // tp_alloc gives an instance with room for three items, as tuple's tp_new does for a
+    // subclass before it copies the items in; PyTuple_SetItem fills each slot once (it
+    // steals the reference). One allocation per change, where building it through
+    // tp_new from a tuple of fields took three. NULL means an exception is set.
+    unsafe {
+        let class = class.as_ptr().cast::<ffi::PyTypeObject>();
+        let alloc = (*class).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+        let change = Bound::from_owned_ptr_or_err(py, alloc(class, 3))?;
+        for (at, item) in items.into_iter().enumerate() {
+            if ffi::PyTuple_SetItem(change.as_ptr(), at as ffi::Py_ssize_t, item.into_ptr()) != 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(change)
+    }
+}
+
+/// Where a kept change's pointer is: bytes in the arena, or a str made already (the open
+/// string's, shared by its appends).
+enum PathRef {
+    Text {
+        start: usize,
+        end: usize,
+        surrogates: bool,
+    },
+    Object(Py<PyAny>),
+}
+
+struct Item {
+    op: Op,
+    path: PathRef,
+    value: Py<PyAny>,
+}
+
+/// The changes of one `feed_pending`, as data; pointers' bytes share one arena.
+#[derive(Default)]
+pub struct Pending {
+    arena: Vec<u8>,
+    items: Vec<Item>,
+}
+
+impl Pending {
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+/// The changes one fragment made, made into `Change`s only when asked (`build`).
+#[pyclass(frozen, module = "jsondrip._native")]
+pub struct PendingChanges {
+    pending: Pending,
+}
+
+impl From<Pending> for PendingChanges {
+    fn from(pending: Pending) -> Self {
+        PendingChanges { pending }
+    }
+}
+
+#[pymethods]
+impl PendingChanges {
+    /// The changes as a tuple of `jsondrip.Change`, a new one at each call (the same as
+    /// `feed_changes` would have listed).
+    fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let pending = &self.pending;
+        let mut changes = Vec::with_capacity(pending.items.len());
+        for item in &pending.items {
+            let path = match &item.path {
+                PathRef::Object(path) => path.bind(py).clone(),
+                PathRef::Text {
+                    start,
+                    end,
+                    surrogates,
+                } => decode(py, &pending.arena[*start..*end], *surrogates)?,
+            };
+            changes.push(new_change(py, item.op, path, item.value.bind(py).clone())?);
+        }
+        PyTuple::new(py, changes)
+    }
+
+    fn __len__(&self) -> usize {
+        self.pending.items.len()
+    }
+}
+
+/// A pointer's bytes as a str: UTF-8, or WTF-8 (lone surrogates) when `surrogates`.
+fn decode<'py>(py: Python<'py>, bytes: &[u8], surrogates: bool) -> PyResult<Bound<'py, PyAny>> {
+    if !surrogates {
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return Ok(PyString::new(py, text).into_any());
+        }
+    }
+    // SAFETY: the pointer and length describe `bytes`; the codec name is a C string literal;
+    // the result is a new reference or NULL with an exception set.
+    unsafe {
+        let object = ffi::PyUnicode_DecodeUTF8(
+            bytes.as_ptr().cast(),
+            bytes.len() as ffi::Py_ssize_t,
+            c"surrogatepass".as_ptr(),
+        );
+        Bound::from_owned_ptr_or_err(py, object)
     }
 }

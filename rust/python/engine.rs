@@ -10,6 +10,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
+use super::changes::{Pending, PendingChanges};
 use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
 
 /// The running interpreter's json dialect (two flags), told once at import by
@@ -205,6 +206,21 @@ impl NativeEngine {
         let changes = self.builder.changes.take().unwrap_or_default();
         read?;
         Ok(PyList::new(py, changes)?.into_any().unbind())
+    }
+
+    /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
+    /// (made into `Change`s by its `build()`), or None when it made none.
+    fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.builder.changes = Some(Vec::new());
+        self.builder.pending = Some(Pending::default());
+        let read = self.read(py, chunk);
+        self.builder.changes = None;
+        let pending = self.builder.pending.take().unwrap_or_default();
+        read?;
+        if pending.is_empty() {
+            return Ok(py.None());
+        }
+        Ok(Py::new(py, PendingChanges::from(pending))?.into_any())
     }
 
     /// The current best-effort value (live: updated in place by later feeds).

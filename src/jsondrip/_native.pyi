@@ -35,6 +35,8 @@ class NativeEngine:
         """Read one fragment and return the current best-effort value."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:
         """Read one fragment and return the `jsondrip.Change`s it made to the value."""
+    def feed_pending(self, chunk: _Chunk) -> PendingChanges | None:
+        """Read one fragment like `feed_changes`; its changes kept as data, or None."""
     @property
     def value(self) -> Any:
         """The current best-effort value (live: updated in place by later feeds)."""
@@ -48,6 +50,14 @@ class NativeEngine:
         a number else None, open containers); the Python twin gives the same."""
     def close_changes(self) -> list[Any]:
         """End the stream like `close` and return the `Change`s that completing it made."""
+
+class PendingChanges:
+    """The changes one fragment made, kept as data until `build()` (rust/python/changes.rs);
+    twin: `jsondrip.twin.PendingChanges`."""
+
+    def build(self) -> tuple[Any, ...]:
+        """The `jsondrip.Change`s, as `feed_changes` would have listed them (a new tuple)."""
+    def __len__(self) -> int: ...
 
 class ChunkMatcher:
     """An SSE chunk framed as the last routed one (`rust/envelope`); twin of

@@ -80,6 +80,7 @@ class Parser:
         # The hot path: calls go straight to the engine, without a Python frame in between.
         self.feed = self._engine.feed  # type: ignore[method-assign]
         self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
+        self._feed_pending = self._engine.feed_pending  # type: ignore[method-assign]
 
     def feed(self, chunk: Chunk) -> Any:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
@@ -121,6 +122,22 @@ class Parser:
         finally:
             guard.release()
         return changes
+
+    def _feed_pending(self, chunk: Chunk) -> Any:
+        """`feed_changes` for the tool-call accumulator's hot path: None when the fragment
+        changed nothing, else an object whose `build()` gives the changes as a tuple (the
+        native engine makes the `Change`s only then)."""
+        guard = self._guard
+        if guard is None:
+            return self._engine.feed_pending(chunk)
+        guard.raise_failure()
+        guard.acquire()
+        try:
+            pending = self._engine.feed_pending(chunk)
+            guard.feed(chunk)
+        finally:
+            guard.release()
+        return pending
 
     @property
     def value(self) -> Any:

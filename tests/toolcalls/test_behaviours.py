@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -17,7 +19,7 @@ from _toolcall_support import (  # noqa: F401 - make_acc is a fixture
     texts,
 )
 
-from jsondrip import MISSING, Change
+from jsondrip import MISSING, Change, Parser
 from jsondrip.toolcalls import (
     ReasoningDelta,
     StreamDone,
@@ -525,3 +527,41 @@ def test_format_detection_and_naming(make_acc) -> None:
         make_acc().feed({"hello": 1})
     with pytest.raises(TypeError, match="cannot read an event of type int"):
         make_acc().feed(3)
+
+
+# -- change events are made when read (the native parser keeps them as data until then) ---
+
+LAZY_PARTS = ['{"a/~": "h', "i\\ud83d", "\\ude00 there", '", "n": [1, 2', ".5, tr", "ue, {", "}]}"]
+
+
+def test_delta_changes_read_late_are_those_read_at_once(make_acc) -> None:
+    acc = make_acc()
+    late = [e for e in feed_all(acc, anthropic_tool(*LAZY_PARTS)) if type(e) is ToolCallDelta]
+    now: list[tuple[Change, ...]] = []
+    other = make_acc()
+    for event in anthropic_tool(*LAZY_PARTS):
+        now += [e.changes for e in other.feed(event) if type(e) is ToolCallDelta]
+    parser = Parser()  # the same fragments through the public change events
+    assert [d.changes for d in late] == now == [tuple(parser.feed_changes(p)) for p in LAZY_PARTS]
+    assert now[1] == (Change("append", "/a~1~0", "i"),)  # a lone high surrogate waits
+    for delta in late:
+        assert type(delta.changes) is tuple and all(type(c) is Change for c in delta.changes)
+        assert delta.changes is delta.changes  # built once, then kept
+
+
+def test_a_delta_with_pending_changes_behaves_as_any_delta(make_acc) -> None:
+    acc = make_acc()
+    deltas = [e for e in feed_all(acc, anthropic_tool(*LAZY_PARTS)) if type(e) is ToolCallDelta]
+    first, second = deltas[0], deltas[1]
+    unread = pickle.loads(pickle.dumps(second))  # pickled before its changes were read
+    assert unread == second and unread.changes == (Change("append", "/a~1~0", "i"),)
+    expected = ToolCallDelta(0, "toolu_1", "f", LAZY_PARTS[0], first.preview, first.changes)
+    assert first == expected and repr(first) == repr(expected)
+    assert dataclasses.replace(deltas[2]).changes == deltas[2].changes
+    assert first.snapshot().changes == first.changes
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.changes = ()  # type: ignore[misc]
+    assert ToolCallDelta(0, None, "f", "x", 1).changes == ()
+    assert ToolCallDelta(0, None, "f", "x", 1, [Change("add", "", 1)]).changes == [
+        Change("add", "", 1)
+    ]  # what a caller gives is kept as given

@@ -30,7 +30,7 @@ import sys
 from typing import Any, Callable
 
 from .. import MISSING, Change, JSONDecodeError, Parser, Schema, SchemaViolation
-from .events import ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
+from .events import LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
 
 __all__ = ["INCOMPLETE", "TRUNCATION_REASONS", "CallState", "CallTable", "dump_arguments"]
@@ -157,13 +157,14 @@ class CallTable:
             return
         call._parts.append(text)
         parser = state.parser
-        changes: tuple[Change, ...] = ()
+        changes: Any = ()  # a tuple of Change, or the parser's pending changes
         violation: SchemaViolation | None = None
         if parser is None:
             pass
         elif state.content and state.fence is None:  # the hot path, once content has begun
             try:
-                changes = tuple(parser.feed_changes(text))
+                # made into `Change`s only if the delta's `changes` is read (events.py)
+                pending = parser._feed_pending(text)
             except JSONDecodeError as e:
                 call.arguments = parser.value
                 self._invalid(state, e.msg, e.pos)
@@ -172,6 +173,8 @@ class CallTable:
                 violation = e
             else:
                 call.arguments = parser.value
+                if pending is not None:
+                    changes = pending if LAZY_CHANGES else pending.build()
         else:
             try:
                 self._feed_first(state, parser, text, start)

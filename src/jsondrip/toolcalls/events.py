@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from types import MemberDescriptorType
 from typing import Any, Union
 
 from .. import MISSING, Change
@@ -190,6 +191,43 @@ tool_call_delta = _fast_delta if _fast_delta_works() else ToolCallDelta
 """`ToolCallDelta(...)` at a quarter of the cost, for the accumulator's hot path: a frozen
 dataclass's `__init__` sets each field through `object.__setattr__`; this fills the same slots
 in an unfrozen twin and then makes it a `ToolCallDelta`, the same frozen instance."""
+
+
+def _pending_types() -> tuple[type, ...]:
+    from ..twin import PendingChanges
+
+    try:
+        from .._native import PendingChanges as NativePending
+    except ImportError:  # the pure install
+        return (PendingChanges,)
+    return (PendingChanges, NativePending)
+
+
+def _lazy_changes() -> bool:
+    """Make `ToolCallDelta.changes` read a parser's pending changes (`Parser._feed_pending`)
+    as a tuple of `Change`s when first read, and keep that tuple. The slot holds either; the
+    field, its type, `==`, `hash`, `repr` and pickling are as before (they read it through
+    this). False where the dataclass has no slots (Python 3.9): deltas get tuples."""
+    slot = ToolCallDelta.__dict__.get("changes")
+    if type(slot) is not MemberDescriptorType or tool_call_delta is ToolCallDelta:
+        return False
+    read, write = slot.__get__, slot.__set__
+    pending = _pending_types()
+
+    def changes(self: ToolCallDelta) -> tuple[Change, ...]:
+        value = read(self)
+        if type(value) in pending:
+            value = value.build()
+            write(self, value)
+        return value  # type: ignore[no-any-return]
+
+    changes.__doc__ = "What this fragment changed in the preview (`jsondrip.Change`s)."
+    ToolCallDelta.changes = property(changes, write)  # type: ignore[assignment,method-assign]
+    return True
+
+
+LAZY_CHANGES = _lazy_changes()
+"""True: `tool_call_delta` may be given a parser's pending changes for `changes`."""
 
 
 @_event

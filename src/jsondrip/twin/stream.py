@@ -37,6 +37,24 @@ def fresh_copy(error: Exception) -> Exception:
         return error
 
 
+class PendingChanges:
+    """The changes one fragment made, given as a tuple by `build()`. Twin of
+    rust/python/changes.rs's `PendingChanges`, which keeps them as data until then; here
+    they are made already (the twin's builder makes each `Change` as it goes)."""
+
+    __slots__ = ("_changes",)
+
+    def __init__(self, changes: list[Change]) -> None:
+        self._changes = changes
+
+    def build(self) -> tuple[Change, ...]:
+        """The changes as a tuple of `Change`, a new one at each call."""
+        return tuple(self._changes)
+
+    def __len__(self) -> int:
+        return len(self._changes)
+
+
 class PythonEngine:
     """A parser of one JSON stream, in pure Python."""
 
@@ -104,6 +122,12 @@ class PythonEngine:
         finally:
             builder.changes = None
         return changes
+
+    def feed_pending(self, chunk: Chunk) -> PendingChanges | None:
+        """Read one fragment like `feed_changes`; its changes as a `PendingChanges`, or None
+        when it made none."""
+        changes = self.feed_changes(chunk)
+        return PendingChanges(changes) if changes else None
 
     @property
     def done(self) -> bool:
