@@ -843,12 +843,28 @@ impl Checker {
                             .zip(piece)
                             .all(|(a, b)| a == b)
                 };
-                let agreeing = filter.members.iter().filter(|m| agrees(m)).count();
+                // one pass: which members agree (as bits when they fit in a word)
+                let mut agreeing = 0;
+                let mut bits = 0u64;
+                for (k, m) in filter.members.iter().enumerate() {
+                    if agrees(m) {
+                        agreeing += 1;
+                        bits |= 1u64.checked_shl(k as u32).unwrap_or(0);
+                    }
+                }
                 if agreeing > 0 && agreeing == filter.members.len() {
                     continue;
                 }
                 if agreeing > 0 {
-                    filter.members.retain(agrees);
+                    if filter.members.len() <= 64 {
+                        let mut k = 0;
+                        filter.members.retain(|_| {
+                            k += 1;
+                            bits >> (k - 1) & 1 == 1
+                        });
+                    } else {
+                        filter.members.retain(agrees);
+                    }
                     continue;
                 }
             }

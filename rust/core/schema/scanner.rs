@@ -33,8 +33,8 @@ pub struct Scanner {
     literal: (&'static str, u8),
 }
 
-fn push_code(out: &mut Vec<u8>, code: u32) {
-    // WTF-8: a lone surrogate is encoded like any other code point.
+/// A code point as WTF-8 (a lone surrogate is encoded like any other code point).
+fn encode(code: u32) -> ([u8; 4], usize) {
     let mut buf = [0u8; 4];
     let n = if code < 0x80 {
         buf[0] = code as u8;
@@ -55,7 +55,7 @@ fn push_code(out: &mut Vec<u8>, code: u32) {
         buf[3] = 0x80 | (code & 0x3F) as u8;
         4
     };
-    out.extend_from_slice(&buf[..n]);
+    (buf, n)
 }
 
 fn hex(digits: &[u8]) -> u32 {
@@ -89,9 +89,8 @@ impl Scanner {
     }
 
     fn one(checker: &mut Checker, code: u32, pos: u64) -> Result<(), Fail> {
-        let mut piece = Vec::with_capacity(4);
-        push_code(&mut piece, code);
-        checker.text(&piece, pos, false, false)
+        let (buf, n) = encode(code);
+        checker.text(&buf[..n], pos, false, false)
     }
 
     fn lone_high(&mut self, checker: &mut Checker) -> Result<(), Fail> {
