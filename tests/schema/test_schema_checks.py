@@ -8,7 +8,7 @@ from _schema_support import run
 
 import jsondrip
 from jsondrip import MISSING, Schema, SchemaViolation
-from jsondrip.schema import UnsupportedSchema
+from jsondrip.schema import Progress, UnsupportedSchema
 
 WEATHER = {
     "type": "object",
@@ -201,6 +201,14 @@ def test_progress_says_missing_arriving_or_final(backend: str) -> None:
     assert parser.progress("").state == "final"
     with pytest.raises(ValueError, match="JSON Pointer"):
         parser.progress("unit")
+    # the path by keyword or left out (the root), as the signature says; one path at most
+    assert parser.progress(path="/unit") == parser.progress("/unit")
+    assert (
+        parser.progress() == parser.progress("") == ("final", {"days": 3, "unit": "Celsius"}, None)
+    )
+    assert type(parser.progress()) is type(parser.progress("/unit")) is Progress
+    with pytest.raises(TypeError):
+        parser.progress("/unit", "/days")  # type: ignore[call-arg]
 
 
 def test_a_number_is_arriving_until_its_end_is_certain(backend: str) -> None:
