@@ -440,15 +440,14 @@ impl PyOracle<'_, '_> {
         })
     }
 
+    /// `None` or `(keyword, detail)` from `complete.py`, the detail as WTF-8.
     fn failure(&mut self, answer: PyResult<Bound<'_, PyAny>>) -> Result<Failure, Raised> {
-        let py = self.py;
         let parsed = answer.and_then(|a| {
             if a.is_none() {
                 return Ok(None);
             }
             let (keyword, detail): (String, Bound<'_, PyString>) = a.extract()?;
             let bytes = detail.call_method1("encode", ("utf-8", "surrogatepass"))?;
-            let _ = py;
             Ok(Some((
                 keyword,
                 bytes.cast::<PyBytes>()?.as_bytes().to_vec(),
