@@ -109,10 +109,6 @@ pub struct NativeEngine {
 }
 
 impl NativeEngine {
-    pub(super) fn has_schema(&self) -> bool {
-        self.schema.is_some()
-    }
-
     fn failed(&mut self, py: Python<'_>, failure: Failure) -> PyErr {
         match failure {
             Failure::Invalid(e) => {
@@ -198,15 +194,10 @@ impl NativeEngine {
         })
     }
 
-    /// `progress` as a plain C function bound to this engine: what `Parser.progress` is.
-    fn progress_reader<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        super::reader::reader(slf)
-    }
-
     /// With `schema=`: the typed view of the value at the JSON Pointer `path` (a
     /// `jsondrip.schema.Progress`), read from the checker's open frames.
     #[pyo3(signature = (path = None))]
-    pub(super) fn progress(
+    fn progress(
         &mut self,
         py: Python<'_>,
         path: Option<Bound<'_, PyString>>,

@@ -9,7 +9,6 @@ mod envelope;
 mod gc;
 mod keys;
 mod loads;
-mod reader;
 mod schema;
 
 use pyo3::prelude::*;

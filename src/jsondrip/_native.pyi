@@ -35,8 +35,6 @@ class NativeEngine:
         `Schema.native_table()`, checked by the core as the text arrives."""
     def progress(self, path: str = "") -> Any:
         """With `schema=`: the `jsondrip.schema.Progress` of the value at a JSON Pointer."""
-    def progress_reader(self) -> Any:
-        """`progress` as a plain C function bound to the engine (what `Parser.progress` is)."""
     def feed(self, chunk: _Chunk) -> Any:
         """Read one fragment and return the current best-effort value."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:

@@ -49,7 +49,7 @@ class Parser:
             self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size, table)
             self.feed = self._engine.feed  # type: ignore[method-assign]
             self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
-            self.progress = self._engine.progress_reader()  # type: ignore[method-assign]
+            self.progress = self._engine.progress  # type: ignore[method-assign]
             return
         self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
         if self.schema is not None:
