@@ -27,11 +27,14 @@ PyPy's decoder instead (`PyPyErrors`, twin/pypy.py): its words, positions and qu
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
 from .errors import Dialect, ErrorKind, MachineError
+
+if TYPE_CHECKING:
+    from .pypy import PyPyErrors
 from .number import NumberDigest
-from .pypy import PyPyErrors
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
 VALUE = 0
@@ -209,7 +212,11 @@ class Machine:
         self.literal = ""
         self.literal_len = 0
         self.escaped = False  # the string has had a backslash (PyPy's positions depend on it)
-        self.pypy = PyPyErrors(self) if dialect.pypy else None
+        self.pypy: PyPyErrors | None = None
+        if dialect.pypy:
+            from .pypy import PyPyErrors  # it reads this module's states
+
+            self.pypy = PyPyErrors(self)
 
     # -- transitions shared by many states ---------------------------------------------------
 

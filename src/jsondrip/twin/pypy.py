@@ -31,18 +31,29 @@ an invalid str (whose text differs from run to run); the twin names the whole ch
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from .errors import ErrorKind, MachineError
+from .machine import (
+    ARRAY_FIRST,
+    ARRAY_NEXT,
+    DONE,
+    ESCAPE,
+    LITERAL,
+    N_DOT,
+    N_MINUS,
+    NUMBER,
+    NUMBER_ACCEPTING,
+    OBJECT_COLON,
+    OBJECT_FIRST,
+    OBJECT_KEY,
+    OBJECT_NEXT,
+    STRUCTURAL,
+    SURROGATE_U,
+    UNICODE,
+    VALUE,
+    Machine,
+)
 
-if TYPE_CHECKING:
-    from .machine import Machine
-
-# Structural states (as in machine.py, which imports this module).
-_VALUE, _ARRAY_FIRST, _ARRAY_NEXT, _OBJECT_FIRST, _OBJECT_KEY, _OBJECT_COLON = range(6)
-_OBJECT_NEXT, _DONE = 6, 7
-_STRING, _ESCAPE, _UNICODE, _SURROGATE_BACKSLASH, _SURROGATE_U, _NUMBER, _LITERAL = range(8, 15)
-_N_MINUS, _N_DOT = 0, 3
 _LITERAL_NAMES = {"-Infinity": "Infinity"}
 _MAX_MAP_SIZE = 100  # PyPy's JSONDecoder.MAX_MAP_SIZE: past it, an object is a plain dict
 
@@ -150,21 +161,21 @@ class PyPyErrors:
 
     def structural(self, state: int, c: str, cur: int, at: int) -> MachineError:
         """Character `c` (NUL: the end) at `at` fits no transition of structural `state`."""
-        if state in (_VALUE, _ARRAY_FIRST):
+        if state in (VALUE, ARRAY_FIRST):
             return self.fail(ErrorKind.PyPyUnexpected, cur, at, c)
-        if state == _ARRAY_NEXT:
+        if state == ARRAY_NEXT:
             if c == "\0":
                 return self.unterminated(False)
             return self.fail(ErrorKind.PyPyUnexpectedInArray, cur, at, c)
-        if state == _OBJECT_NEXT:
+        if state == OBJECT_NEXT:
             if c == "\0":
                 return self.unterminated(True)
             return self.fail(ErrorKind.PyPyUnexpectedInObject, cur, at, c)
-        if state == _OBJECT_KEY:
+        if state == OBJECT_KEY:
             return self.key_not_string(cur, at)
-        if state == _OBJECT_FIRST:
+        if state == OBJECT_FIRST:
             return self.fail(ErrorKind.PyPyKeyNotString, cur, at)
-        if state == _OBJECT_COLON:
+        if state == OBJECT_COLON:
             return self.fail(ErrorKind.PyPyNoColon, cur, at)
         return self.fail(ErrorKind.ExtraData, cur, at)
 
@@ -208,7 +219,7 @@ class PyPyErrors:
         exponent without digits, which PyPy leaves out of the number, so that its `e` is
         what comes after the value."""
         machine = self.machine
-        if machine.number_state in (_N_MINUS, _N_DOT):
+        if machine.number_state in (N_MINUS, N_DOT):
             return self.fail(ErrorKind.PyPyExpectedDigit, cur, cur)
         valid = machine.number_valid
         e = "".join(machine.number)[valid]
@@ -219,22 +230,20 @@ class PyPyErrors:
         machine = self.machine
         state = machine.state
         end = machine.offset
-        if state == _NUMBER:
-            from .machine import NUMBER_ACCEPTING
-
+        if state == NUMBER:
             if not NUMBER_ACCEPTING[machine.number_state]:
                 raise self.number(end)
             if machine.stack:  # cut inside a container: never show the number
                 raise self.structural(machine.after_value(), "\0", end, end)
             state = machine.state = machine.end_number()
-        if state == _DONE:
+        if state == DONE:
             return
-        if state <= _DONE:
+        if state in STRUCTURAL:
             raise self.structural(state, "\0", end, end)
-        if state == _LITERAL:
+        if state == LITERAL:
             raise self.literal(end)
-        if state == _UNICODE:
+        if state == UNICODE:
             raise self.unicode_escape(end)
-        if state in (_ESCAPE, _SURROGATE_U):  # a backslash, then the end
+        if state in (ESCAPE, SURROGATE_U):  # a backslash, then the end
             raise self.escape("\0", end)
         raise self.unterminated_string()
