@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
 from .errors import Dialect, ErrorKind, MachineError
+from .number import NumberDigest
 
 if TYPE_CHECKING:
     from .pypy import PyPyErrors
-from .number import NumberDigest
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
 VALUE = 0
