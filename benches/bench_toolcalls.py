@@ -8,7 +8,8 @@ an SSE event for `anthropic`, `openai-chat` and `gemini` (Vertex AI `partialArgs
 per leaf, long strings in 20-character pieces, in the real envelope), a boto3 dict for
 `bedrock` (`feed`) and a JSON line for `bedrock-lines` (`feed_lines`). jsondrip reads each
 event and the preview of every `ToolCallDelta`. Two references, timed in the same run (best of
-`--repeats`):
+`--repeats` rounds, each round timing all three in turn, so that a load spike on the machine
+hits them alike):
 
 - jiter re-parse: what the OpenAI and Anthropic SDKs do per fragment, append it to the
   accumulated arguments and re-parse them all with `jiter.from_json(..., partial_mode=
@@ -234,9 +235,17 @@ def best(fn: Callable[[], Any], repeats: int) -> tuple[float, Any]:
 def measure(name: str, text: str, fmt: str, repeats: int) -> tuple[float, float]:
     stream = Stream(fmt, text)
     expected = json.loads(text)
-    t_ours, ours = best(lambda s=stream: run_jsondrip(s), repeats)
-    t_jiter, theirs = best(lambda: run_jiter(stream.fragments), repeats)
-    t_floor, _ = best(lambda s=stream: run_floor(s.payloads), repeats)
+    runs = {
+        "ours": lambda s=stream: run_jsondrip(s),
+        "jiter": lambda: run_jiter(stream.fragments),
+        "floor": lambda s=stream: run_floor(s.payloads),
+    }
+    times = dict.fromkeys(runs, float("inf"))
+    for _ in range(repeats):  # interleaved: a load spike on the machine hits all three alike
+        for key, run in runs.items():
+            times[key] = min(times[key], best(run, 1)[0])
+    t_ours, t_jiter, t_floor = times["ours"], times["jiter"], times["floor"]
+    ours, theirs = runs["ours"](), runs["jiter"]()
     assert ours == expected and theirs == expected, "final values differ from json.loads"
     ratio, floor = t_jiter / t_ours, t_ours / t_floor
     print(

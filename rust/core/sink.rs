@@ -61,4 +61,8 @@ pub trait Sink {
     fn show_tentative(&mut self, atom: Atom) -> Result<(), Stop>;
     /// jiter mode: take back the number shown, restoring what its key held before.
     fn hide_tentative(&mut self) -> Result<(), Stop>;
+    /// The machine read all of `text` (whole code points, WTF-8): the schema check reads it
+    /// next. Nothing to do for a sink that only builds.
+    #[inline]
+    fn accepted(&mut self, _text: &[u8]) {}
 }

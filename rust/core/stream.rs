@@ -202,6 +202,7 @@ impl Stream {
         if let Err(halt) = self.machine.feed(text, wtf8, sink) {
             return Err(self.halt(halt, text, None));
         }
+        sink.accepted(text);
         self.remember(text);
         if let Some(limit) = over {
             return Err(self.fail(ErrorKind::MaxSize(limit), limit, b"", None));

@@ -5,7 +5,7 @@ use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList};
 
 use super::builder::PySink;
 use crate::core::{Stop, Str};
@@ -185,20 +185,26 @@ impl<'py> PySink<'_, 'py> {
         let class = CHANGE
             .import(py, "jsondrip._changes", "Change")
             .map_err(|e| self.stop(e))?;
-        let fields =
-            PyTuple::new(py, [op.clone().into_any(), path, value]).map_err(|e| self.stop(e))?;
-        let args = PyTuple::new(py, [fields]).map_err(|e| self.stop(e))?;
-        // SAFETY: Change is a tuple subclass (a NamedTuple), so tuple's tp_new builds an
-        // instance of it from one iterable, as NamedTuple.__new__ itself does, without its
-        // Python frame. The result is a new reference or NULL with an exception set.
+        let items = [op.clone().into_any(), path, value];
+        // SAFETY: Change is a tuple subclass (a NamedTuple, no fields of its own), so its
+        // tp_alloc gives an instance with room for three items, as tuple's tp_new does for a
+        // subclass before it copies the items in; PyTuple_SetItem fills each slot once (it
+        // steals the reference). One allocation per change, where building it through
+        // tp_new from a tuple of fields took three. NULL means an exception is set.
         let change = unsafe {
-            let new = (*std::ptr::addr_of!(ffi::PyTuple_Type))
-                .tp_new
-                .expect("tuple has tp_new");
-            Bound::from_owned_ptr_or_err(
-                py,
-                new(class.as_ptr().cast(), args.as_ptr(), std::ptr::null_mut()),
-            )
+            let class = class.as_ptr().cast::<ffi::PyTypeObject>();
+            let alloc = (*class).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
+            let change = Bound::from_owned_ptr_or_err(py, alloc(class, 3));
+            change.and_then(|change| {
+                for (at, item) in items.into_iter().enumerate() {
+                    if ffi::PyTuple_SetItem(change.as_ptr(), at as ffi::Py_ssize_t, item.into_ptr())
+                        != 0
+                    {
+                        return Err(PyErr::fetch(py));
+                    }
+                }
+                Ok(change)
+            })
         }
         .map_err(|e| self.stop(e))?;
         self.b

@@ -10,6 +10,8 @@ use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
+use super::schema::{SchemaCheck, Tapped};
+use crate::core::Sink;
 use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
 
 /// The running interpreter's json dialect (two flags), told once at import by
@@ -39,7 +41,7 @@ static MISSING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static DECODE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static INCOMPLETE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
-fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
+pub(super) fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
     Ok(MISSING
         .import(py, "jsondrip._missing", "MISSING")?
         .clone()
@@ -89,7 +91,7 @@ impl Failed {
 
 /// `copy.copy(exception)`: the same type and arguments, no traceback; the exception itself
 /// where it cannot be copied.
-fn fresh_copy<'py>(exception: &Bound<'py, PyAny>) -> Bound<'py, PyAny> {
+pub(super) fn fresh_copy<'py>(exception: &Bound<'py, PyAny>) -> Bound<'py, PyAny> {
     let py = exception.py();
     py.import("copy")
         .and_then(|copy| copy.call_method1("copy", (exception,)))
@@ -102,6 +104,8 @@ pub struct NativeEngine {
     stream: Stream,
     builder: Builder,
     failed: Option<Failed>,
+    /// With `schema=`: the check of the text each read accepted.
+    schema: Option<Box<SchemaCheck>>,
 }
 
 impl NativeEngine {
@@ -128,6 +132,15 @@ impl NativeEngine {
 
     /// The value, a string slot left stale by change mode brought up to date first.
     fn value_of(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.refresh(py)?;
+        match &self.builder.root {
+            Some(root) => Ok(root.clone_ref(py)),
+            None => missing(py),
+        }
+    }
+
+    /// Brings a string slot left stale by change mode up to date.
+    fn refresh(&mut self, py: Python<'_>) -> PyResult<()> {
         if self.builder.stale {
             if let Some(text) = self.stream.open_string() {
                 if self.builder.sink(py).refresh(text).is_err() {
@@ -139,10 +152,7 @@ impl NativeEngine {
                 }
             }
         }
-        match &self.builder.root {
-            Some(root) => Ok(root.clone_ref(py)),
-            None => missing(py),
-        }
+        Ok(())
     }
 
     fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
@@ -156,12 +166,13 @@ impl NativeEngine {
 #[pymethods]
 impl NativeEngine {
     #[new]
-    #[pyo3(signature = (*, mode, max_depth, max_size, dialect = None))]
+    #[pyo3(signature = (*, mode, max_depth, max_size, dialect = None, schema = None))]
     fn new(
         mode: &str,
         max_depth: usize,
         max_size: Option<u64>,
         dialect: Option<(bool, bool)>,
+        schema: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let mode = match mode {
             "stable" => Mode::Stable,
@@ -176,7 +187,30 @@ impl NativeEngine {
             stream: Stream::with_dialect(mode, max_depth, max_size, dialect_of(dialect)),
             builder: Builder::new(),
             failed: None,
+            schema: match schema {
+                Some(table) => Some(Box::new(SchemaCheck::new(table)?)),
+                None => None,
+            },
         })
+    }
+
+    /// With `schema=`: the typed view of the value at the JSON Pointer `path` (a
+    /// `jsondrip.schema.Progress`), read from the checker's open frames.
+    #[pyo3(signature = (path = None))]
+    fn progress(
+        &mut self,
+        py: Python<'_>,
+        path: Option<Bound<'_, PyString>>,
+    ) -> PyResult<Py<PyAny>> {
+        if self.schema.is_none() {
+            return Err(PyValueError::new_err(
+                "progress() needs a Parser made with schema=...",
+            ));
+        }
+        self.refresh(py)?;
+        let path = path.unwrap_or_else(|| PyString::intern(py, ""));
+        let schema = self.schema.as_mut().expect("checked above");
+        schema.progress(py, self.builder.root.as_ref(), &path)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
@@ -246,45 +280,85 @@ impl NativeEngine {
 impl NativeEngine {
     /// Ends the stream (again: a closed stream stays closed), or raises why it cannot end.
     fn end(&mut self, py: Python<'_>) -> PyResult<()> {
+        if let Some(schema) = &self.schema {
+            schema.check_failed(py)?;
+        }
         self.check_failed(py)?;
         let mut sink = self.builder.sink(py);
         if let Err(failure) = self.stream.close(&mut sink) {
             return Err(self.failed(py, failure));
         }
+        if let Some(schema) = self.schema.as_mut() {
+            schema.close(py, self.builder.root.as_ref())?;
+        }
         Ok(())
     }
 
-    /// Reads one fragment into the stream.
+    /// Reads one fragment into the stream (and with `schema=`, checks what it accepted).
     fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Some(schema) = &self.schema {
+            schema.check_failed(py)?;
+        }
         self.check_failed(py)?;
-        let mut sink = self.builder.sink(py);
-        let result = if let Ok(text) = chunk.cast::<PyString>() {
-            match text.to_str() {
-                Ok(text) => self.stream.feed_text(text.as_bytes(), false, &mut sink),
-                Err(_) => {
-                    // A str holding lone surrogates: read it as WTF-8.
-                    let wtf8 = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
-                    let bytes = wtf8.cast::<PyBytes>()?.as_bytes();
-                    self.stream.feed_text(bytes, true, &mut sink)
-                }
+        let Some(schema) = self.schema.as_mut() else {
+            let result = feed_chunk(&mut self.stream, py, chunk, &mut self.builder.sink(py))?;
+            return result.map_err(|failure| self.failed(py, failure));
+        };
+        // A str read whole is checked as it is; other chunks (bytes cut anywhere, a BOM, lone
+        // surrogates) through what the stream handed the machine.
+        let direct = chunk.cast::<PyString>().ok().and_then(|s| s.to_str().ok());
+        let result = match direct {
+            Some(text) => self
+                .stream
+                .feed_text(text.as_bytes(), false, &mut self.builder.sink(py)),
+            None => {
+                schema.accepted.clear();
+                let mut sink = Tapped {
+                    inner: self.builder.sink(py),
+                    text: &mut schema.accepted,
+                };
+                feed_chunk(&mut self.stream, py, chunk, &mut sink)?
             }
-        } else if let Ok(bytes) = chunk.cast::<PyBytes>() {
-            self.stream.feed_bytes(bytes.as_bytes(), &mut sink)
-        } else if let Ok(array) = chunk.cast::<PyByteArray>() {
-            self.stream.feed_bytes(&array.to_vec(), &mut sink)
-        } else if chunk.is_instance_of::<pyo3::types::PyMemoryView>() {
-            let bytes = py.get_type::<PyBytes>().call1((chunk,))?;
-            self.stream
-                .feed_bytes(bytes.cast::<PyBytes>()?.as_bytes(), &mut sink)
-        } else {
-            let kind = chunk.get_type().name()?;
-            return Err(PyTypeError::new_err(format!(
-                "feed() takes str, bytes, bytearray or memoryview, not {kind}"
-            )));
         };
         if let Err(failure) = result {
             return Err(self.failed(py, failure));
         }
-        Ok(())
+        let schema = self.schema.as_mut().expect("checked above");
+        match direct {
+            Some(text) => schema.run(py, self.builder.root.as_ref(), Some(text.as_bytes())),
+            None => schema.run(py, self.builder.root.as_ref(), None),
+        }
     }
+}
+
+/// Feeds a str (as UTF-8, or WTF-8 when it holds lone surrogates) or bytes-like chunk.
+fn feed_chunk<S: Sink>(
+    stream: &mut Stream,
+    py: Python<'_>,
+    chunk: &Bound<'_, PyAny>,
+    sink: &mut S,
+) -> PyResult<Result<(), Failure>> {
+    Ok(if let Ok(text) = chunk.cast::<PyString>() {
+        match text.to_str() {
+            Ok(text) => stream.feed_text(text.as_bytes(), false, sink),
+            Err(_) => {
+                // A str holding lone surrogates: read it as WTF-8.
+                let wtf8 = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                let bytes = wtf8.cast::<PyBytes>()?.as_bytes();
+                stream.feed_text(bytes, true, sink)
+            }
+        }
+    } else if let Ok(bytes) = chunk.cast::<PyBytes>() {
+        stream.feed_bytes(bytes.as_bytes(), sink)
+    } else if let Ok(array) = chunk.cast::<PyByteArray>() {
+        stream.feed_bytes(&array.to_vec(), sink)
+    } else if chunk.is_instance_of::<pyo3::types::PyMemoryView>() {
+        let bytes = py.get_type::<PyBytes>().call1((chunk,))?;
+        stream.feed_bytes(bytes.cast::<PyBytes>()?.as_bytes(), sink)
+    } else {
+        let kind = chunk.get_type().name()?;
+        return Err(PyTypeError::new_err(format!(
+            "feed() takes str, bytes, bytearray or memoryview, not {kind}"
+        )));
+    })
 }

@@ -9,6 +9,7 @@ mod envelope;
 mod gc;
 mod keys;
 mod loads;
+mod schema;
 
 use pyo3::prelude::*;
 

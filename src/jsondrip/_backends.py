@@ -92,8 +92,11 @@ def resolve(backend: str | None, *, streaming: bool) -> str:
     return name
 
 
-def make_engine(backend: str, mode: str, max_depth: int, max_size: int | None) -> Any:
-    """A fresh engine of the named streaming backend."""
+def make_engine(
+    backend: str, mode: str, max_depth: int, max_size: int | None, schema_table: Any = None
+) -> Any:
+    """A fresh engine of the named streaming backend (the native one checking `schema_table`,
+    a `Schema.native_table()`, when given)."""
     if mode not in MODES:
         raise ValueError(f"mode must be 'stable' or 'jiter', not {mode!r}")
     if max_depth < 1:
@@ -103,6 +106,10 @@ def make_engine(backend: str, mode: str, max_depth: int, max_size: int | None) -
     # Both engines speak the running interpreter's json dialect (told once, below and in the
     # twin's stream.py), so making one costs nothing for it.
     if backend == "native":
+        if schema_table is not None:
+            return _native.NativeEngine(
+                mode=mode, max_depth=max_depth, max_size=max_size, schema=schema_table
+            )
         return _native.NativeEngine(mode=mode, max_depth=max_depth, max_size=max_size)
     from .twin import PythonEngine
 

@@ -28,9 +28,13 @@ class NativeEngine:
         max_depth: int,
         max_size: int | None,
         dialect: tuple[bool, bool] | None = None,
+        schema: Any = None,
     ) -> None:
         """`dialect`: (trailing_comma, escape_at_end_unterminated), see jsondrip._dialect;
-        None: the one `set_dialect` set (the running interpreter's)."""
+        None: the one `set_dialect` set (the running interpreter's). `schema`: a
+        `Schema.native_table()`, checked by the core as the text arrives."""
+    def progress(self, path: str = "") -> Any:
+        """With `schema=`: the `jsondrip.schema.Progress` of the value at a JSON Pointer."""
     def feed(self, chunk: _Chunk) -> Any:
         """Read one fragment and return the current best-effort value."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:

@@ -8,11 +8,11 @@ from typing import Any, Union
 from . import _backends
 from ._changes import Change
 from ._missing import MISSING
-from .schema.guard import Guard
 from .schema.models import partial_model
 from .schema.progress import Progress, progress
 from .schema.schema import Schema
 from .schema.violation import SchemaViolation
+from .twin.schema.guard import Guard
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 DEFAULT_MAX_DEPTH = 1024
@@ -39,11 +39,20 @@ class Parser:
     ) -> None:
         self.backend: str = _backends.resolve(backend, streaming=True)
         self.mode: str = mode
-        self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
         self.schema: Schema | None = None
         self._guard: Guard | None = None
         if schema is not None:
             self.schema = schema if isinstance(schema, Schema) else Schema(schema)
+        if self.schema is not None and self.backend == "native":
+            # The core checks the schema itself (rust/core/schema): calls go straight to it.
+            table = self.schema.native_table()
+            self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size, table)
+            self.feed = self._engine.feed  # type: ignore[method-assign]
+            self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
+            self.progress = self._engine.progress  # type: ignore[method-assign]
+            return
+        self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
+        if self.schema is not None:
             guard = self._guard = Guard(self.schema, self._complete_value_at)
             engine_feed, check, scan = self._engine.feed, guard.feed, guard.scanner.feed
             take, give = guard.take, guard.give
@@ -141,7 +150,8 @@ class Parser:
         """
         guard = self._guard
         if guard is None:
-            return self._engine.close()
+            value = self._engine.close()
+            return value if self.schema is None else self.schema.validate_model(value)
         guard.raise_failure()
         guard.acquire()
         try:
@@ -164,10 +174,9 @@ class Parser:
         """With `Schema.from_model(Model)` of a pydantic model: a partial instance whose final
         fields hold validated values and whose other fields are absent (not set, not None).
         Before any field is final it has none; after `close()` use close()'s model."""
-        guard = self._guard
-        if guard is None or guard.schema.model is None:
+        if self.schema is None or self.schema.model is None:
             raise ValueError("partial() needs a Parser made with schema=Schema.from_model(Model)")
-        return partial_model(guard.schema, self.progress)
+        return partial_model(self.schema, self.progress)
 
     def _complete_value_at(self, segments: tuple[Any, ...]) -> Any:
         value = self._engine.value

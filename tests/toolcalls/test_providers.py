@@ -372,6 +372,43 @@ def test_responses_server_items_are_server_calls_with_their_arguments(make_acc) 
     ]
 
 
+def test_xai_server_tool_items_are_server_calls(make_acc) -> None:
+    """xAI's Responses items for its own tools (the shapes the Vercel AI SDK's xAI provider
+    reads): `custom_tool_call` named in XAI_SERVER_TOOLS, and `x_search_call`,
+    `code_execution_call`, `view_image_call`, `view_x_video_call`, `code_interpreter_call`
+    with a `name` and JSON `arguments`; an unknown `custom_tool_call` is no call."""
+    items = [
+        {"type": "custom_tool_call", "id": "ctc_1", "call_id": "xs_1",
+         "name": "x_semantic_search", "input": '{"query": "a"}'},
+        {"type": "custom_tool_call", "id": "ctc_2", "call_id": "c_2", "name": "my_grammar",
+         "input": "free text"},
+        {"type": "x_search_call", "id": "xs_2", "name": "x_user_search",
+         "arguments": '{"query": "b"}'},
+        {"type": "code_execution_call", "id": "ce_1", "arguments": '{"code": "1"}'},
+        {"type": "view_image_call", "id": "vi_1", "name": "view_image",
+         "arguments": '{"image_url": "u"}'},
+        {"type": "view_x_video_call", "id": "vv_1", "arguments": '{"video_url": "v"}'},
+        {"type": "code_interpreter_call", "id": "ci_1", "name": "code_execution",
+         "arguments": '{"code": "2"}'},
+    ]  # fmt: skip
+    events: list[dict[str, Any]] = [{"type": "response.created", "response": {"id": "r"}}]
+    for at, item in enumerate(items):
+        events.append({"type": "response.output_item.added", "output_index": at, "item": item})
+        events.append({"type": "response.output_item.done", "output_index": at, "item": item})
+    events.append({"type": "response.completed", "response": {"status": "completed"}})
+    acc = make_acc(format="openai-responses")
+    feed_all(acc, events)
+    got = [(c.id, c.name, c.kind, c.arguments, c.complete) for c in acc.tool_calls]
+    assert got == [
+        ("xs_1", "x_semantic_search", "server", {"query": "a"}, True),
+        ("xs_2", "x_user_search", "server", {"query": "b"}, True),
+        ("ce_1", "code_execution", "server", {"code": "1"}, True),
+        ("vi_1", "view_image", "server", {"image_url": "u"}, True),
+        ("vv_1", "view_x_video", "server", {"video_url": "v"}, True),
+        ("ci_1", "code_execution", "server", {"code": "2"}, True),
+    ]
+
+
 def test_done_events_say_who_runs_the_call(make_acc) -> None:
     acc = make_acc()
     events = feed_all(acc, anthropic_tool('{"a": 1}'))

@@ -400,15 +400,17 @@ BEDROCK_CASES = {
 }
 
 
+@pytest.mark.parametrize("as_bytes", [False, True])  # bytes: the whole-line chunk check too
 @pytest.mark.parametrize("case", list(BEDROCK_CASES))
-def test_bedrock_lines_shortcut_is_exact(make_acc, case: str) -> None:
+def test_bedrock_lines_shortcut_is_exact(make_acc, case: str, as_bytes: bool) -> None:
     texts = BEDROCK_START + BEDROCK_CASES[case] + BEDROCK_END
 
     def via_lines(acc: Any) -> Any:
         events: list[Any] = []
         try:
             for text in texts:
-                events += snapshot(acc.feed_lines(text + "\n"))
+                line = text + "\n"
+                events += snapshot(acc.feed_lines(line.encode() if as_bytes else line))
         except ValueError as error:
             events.append(str(error)[:7])
         return events + snapshot(acc.finish()), outcome(acc)
@@ -423,3 +425,93 @@ def test_bedrock_lines_shortcut_is_exact(make_acc, case: str) -> None:
         return events + snapshot(acc.finish()), outcome(acc)
 
     assert via_lines(make_acc()) == via_dicts(make_acc())
+
+
+# -- Vertex partialArgs: the cut-out fragment is a JSON value, not a string -------------------
+
+
+def vertex(pieces: str, rid: str = "r1", spaced: bool = False, call: str = "") -> str:
+    """A Vertex chunk whose one part adds `pieces` (JSON text, as sent) to the open call."""
+    head = '{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{'
+    text = f'{head}{call}"partialArgs":{pieces},"willContinue":true}}}}]}}}}],'
+    text += f'"modelVersion":"m","responseId":"{rid}"}}'
+    return text.replace('":', '": ').replace(",", ", ") if spaced else text
+
+
+def vertex_piece(path: str, **leaf: Any) -> str:
+    return json.dumps([{"jsonPath": path, **leaf}])
+
+
+VERTEX_START = [
+    '{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f",'
+    '"willContinue":true}}]}}],"modelVersion":"m","responseId":"r1"}'
+]
+VERTEX_END = [
+    '{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]},'
+    '"finishReason":"STOP"}],"modelVersion":"m","responseId":"r1"}'
+]
+VERTEX_PIECES = [
+    vertex_piece("$.a", stringValue="x", willContinue=True),
+    vertex_piece("$.a", stringValue='y"\\é'),
+    vertex_piece("$.b[0]", numberValue=1.5),
+    vertex_piece("$.b[1]", boolValue=True),
+    vertex_piece("$.c.d", nullValue="NULL_VALUE"),
+]
+VERTEX_CASES = {
+    "plain": [vertex(p) for p in VERTEX_PIECES],
+    "spaced": [vertex(p, spaced=True) for p in VERTEX_PIECES],
+    "several pieces and none": [
+        vertex("[]"),
+        vertex(json.dumps([json.loads(p)[0] for p in VERTEX_PIECES[:3]])),
+        vertex("[ ]"),
+    ],
+    "not a list, or broken": [
+        vertex(VERTEX_PIECES[0]),
+        vertex('{"jsonPath": "$.z"}'),
+        vertex('"[]"'),
+        vertex("null"),
+        vertex("[NaN]"),
+        vertex("[1,]"),
+        vertex('[{"jsonPath": "$.q", "stringValue": "a\tb"}]'),
+        vertex(VERTEX_PIECES[0])[:-1],
+        vertex(VERTEX_PIECES[0]) + "x",
+        vertex(" " + VERTEX_PIECES[0]),
+    ],
+    "out of order": [vertex(vertex_piece("$.a[1]", numberValue=1)), vertex(VERTEX_PIECES[2])],
+    "another response, a name, repeated keys": [
+        vertex(VERTEX_PIECES[0]),
+        vertex(VERTEX_PIECES[2], rid="r2"),
+        vertex(VERTEX_PIECES[2], call='"name":"g",'),
+        vertex(VERTEX_PIECES[3], call='"willContinue":false,'),
+        vertex(VERTEX_PIECES[3]).replace('"modelVersion"', '"responseId":"r1","modelVersion"'),
+    ],
+    "a stale response id": [
+        vertex(VERTEX_PIECES[0]),
+        vertex(VERTEX_PIECES[0]),
+        vertex("[]", rid="r2", call='"name":"g",'),
+        vertex(VERTEX_PIECES[0]),
+    ],
+}
+
+
+@pytest.mark.parametrize("case", list(VERTEX_CASES))
+@pytest.mark.parametrize("fmt", ["gemini", "auto"])
+def test_vertex_partial_args_shortcut_is_exact(make_acc, case: str, fmt: str) -> None:
+    middle = [t for t in VERTEX_CASES[case] for _ in range(3)] + VERTEX_CASES[case] * 2
+    texts = VERTEX_START + middle + VERTEX_END
+    assert via_sse(make_acc(format=fmt), texts) == via_decoding(make_acc(format=fmt), texts)
+
+
+def test_the_vertex_shortcut_is_taken(make_acc, monkeypatch: pytest.MonkeyPatch) -> None:
+    decoded: list[str] = []
+    from jsondrip.toolcalls import accumulator
+
+    def counting_loads(text: str) -> Any:
+        decoded.append(text)
+        return jsondrip.loads(text)
+
+    monkeypatch.setattr(accumulator, "loads", counting_loads)
+    pieces = [vertex(vertex_piece(f"$.a[{i}]", numberValue=i)) for i in range(20)]
+    _, calls = via_sse(make_acc(format="gemini"), VERTEX_START + pieces + VERTEX_END)
+    assert len(decoded) == 3  # the start, the first sight of the skeleton, the end
+    assert calls[0][3] == {"a": list(range(20))} and calls[0][6] is True

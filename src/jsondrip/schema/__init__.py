@@ -1,8 +1,9 @@
 """Schema-aware streaming: check a JSON stream against a JSON Schema while it arrives.
 
 Above the parser, beside toolcalls/: `Schema` compiles a schema (compile.py, nodes.py),
-`Guard` runs the check of one stream (guard.py) by lexing the text the parser accepted
-(scanner.py) into the incremental checker (checker.py); progress.py is the typed view.
+the check itself runs in the core (rust/core/schema, fed the node table of table.py) or in
+its twin (jsondrip/twin/schema); complete.py holds the keywords both settle in Python, and
+progress.py is the typed view.
 """
 
 from .compile import UnsupportedSchema

@@ -6,7 +6,7 @@ import functools
 from typing import Any, NamedTuple
 
 from .._missing import MISSING
-from .checker import Checker
+from ..twin.schema.checker import Checker
 
 MISSING_STATE, ARRIVING, FINAL = "missing", "arriving", "final"
 

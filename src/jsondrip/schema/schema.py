@@ -16,7 +16,7 @@ class Schema:
     the message) when the schema cannot be compiled. docs/schema.md lists the keywords.
     """
 
-    __slots__ = ("adapter", "field_adapters", "json_schema", "model", "root")
+    __slots__ = ("adapter", "field_adapters", "json_schema", "model", "native", "root")
 
     def __init__(self, json_schema: Any) -> None:
         self.json_schema = json_schema
@@ -24,6 +24,15 @@ class Schema:
         self.model: Any = None  # the pydantic type, for Schema.from_model
         self.adapter: Any = None
         self.field_adapters: dict[str, Any] = {}  # partial(): a TypeAdapter per model field
+        self.native: Any = None  # the node table for the native checker, made on first use
+
+    def native_table(self) -> Any:
+        """The node table the native engine checks with (table.py), made once per schema."""
+        if self.native is None:
+            from .table import native_table
+
+            self.native = native_table(self.root)
+        return self.native
 
     @classmethod
     def from_model(cls, model: Any) -> Schema:

@@ -169,13 +169,20 @@ class ToolCallAccumulator:
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
+            shortcut = self._shortcut
+            if shortcut is not None and shortcut.match_line(data):
+                return self._drain()  # the last routed line's envelope again (shortcut.py)
             text = data.decode("utf-8", "replace").rstrip("\r\n")
             found = [(lines.number, text)] if text.strip() else []
         else:
             found = lines.feed(data)
         for number, line in found:
             shortcut = self._shortcut
-            if shortcut is None or not shortcut.match(line):  # see shortcut.py
+            if shortcut is None:
+                self._line(number, line)
+            elif shortcut.match(line):  # routed by its envelope's skeleton (shortcut.py)
+                shortcut.frame_line()
+            else:
                 self._line(number, line)
         return self._drain()
 
@@ -191,9 +198,21 @@ class ToolCallAccumulator:
         text (or `[DONE]`), or an SDK object (`openai`, `anthropic`, `google-genai`, `cohere`,
         `ollama`; duck-typed, never imported); return the new events. A raw SSE body is a
         ValueError that names `feed_sse`."""
-        self._check()
-        self._dispatch(as_event(event))
-        return self._drain()
+        if self._ended is not None:
+            self._check()
+        table = self._table
+        now = table.now = self._clock()  # `_expire`, inline: this runs once per event
+        if now < table.oldest:
+            table.oldest = now
+        timeout = self.idle_timeout
+        if timeout is not None and now - table.oldest > timeout:
+            table.expire(now, timeout)
+        self._dispatch(event if type(event) is dict else as_event(event))
+        events = table.events
+        if not events:
+            return []
+        table.events = []  # the outbox changes hands: cheaper than copying it
+        return events
 
     def finish(self) -> list[Event]:
         """The stream ended: close the open calls (by the finish reason seen); last events."""

@@ -53,7 +53,8 @@ class BedrockHandler(FormatHandler):
             delta = body.get("delta")
             if type(delta) is not dict:
                 return
-            self._begin()
+            if self.done_sent:
+                self.begin_response()
             tool = delta.get("toolUse")
             if type(tool) is dict:
                 state = self._blocks.get(body.get("contentBlockIndex"))

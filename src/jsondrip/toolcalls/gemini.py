@@ -17,6 +17,9 @@ candidate's last chunk, its `finishReason`. Keys are read in camelCase (the REST
 - `text` parts are text, or reasoning when the part has `"thought": true`;
   `thoughtSignature` and `codeExecutionResult` are ignored.
 
+The common Vertex chunk (one part adding pieces to the open call) is routed by its skeleton
+without decoding its envelope (`shortcut.py`, `value=True`), exactly as `_piece` reads it.
+
 A candidate's `finishReason` (`STOP`, `MAX_TOKENS`, `MALFORMED_FUNCTION_CALL`, `SAFETY`...)
 closes its calls, and is the response's end once every candidate seen has one; `MAX_TOKENS`
 marks incomplete calls as truncated. A new `responseId` starts a new response.
@@ -29,6 +32,7 @@ from typing import Any
 from .calls import TRUNCATION_REASONS, CallState, dump_arguments
 from .formats import FormatHandler
 from .partial_args import PartialArgsWriter
+from .shortcut import FRAGMENT, EnvelopeShortcut
 
 __all__ = ["GeminiHandler"]
 
@@ -58,6 +62,20 @@ class GeminiHandler(FormatHandler):
         self._candidates: dict[int, _Candidate] = {}
         self._response_id: Any = None
         self._reason: str | None = None
+        # the common Vertex chunk (`_piece`) by its skeleton: the `partialArgs` array cut out
+        self.shortcut = EnvelopeShortcut("partialArgs", _piece_route, self._take_piece, value=True)
+
+    def _take_piece(self, route: tuple[int, Any], pieces: Any) -> bool:
+        """A `_piece` chunk from its skeleton (`route`: its candidate and `responseId`): what
+        `_piece` does with it; False when `_piece` would not take it (decode it in full)."""
+        if self.done_sent or type(pieces) is not list or route[1] != self._response_id:
+            return False
+        state = self._candidates.get(route[0])
+        if state is None or state.streaming is None or state.writer is None:
+            return False
+        if pieces:
+            self._write(state, state.writer.feed, pieces)
+        return True
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one `GenerateContentResponse` chunk."""
@@ -229,3 +247,28 @@ class GeminiHandler(FormatHandler):
         super().end_response(reason)
         self._candidates.clear()
         self._reason = None
+
+
+def _piece_route(event: dict[str, Any]) -> tuple[int, Any] | None:
+    """(candidate, `responseId`) of a skeleton that `_piece` reads (`partialArgs` cut out),
+    or None: the same checks as `_piece`, but for the handler's state."""
+    candidates = event.get("candidates")
+    if type(candidates) is not list or len(candidates) != 1:
+        return None
+    candidate = candidates[0]
+    if type(candidate) is not dict or len(candidate) != 1:
+        return None
+    content = candidate.get("content")
+    if type(content) is not dict or len(content) > 2:
+        return None
+    parts = content.get("parts")
+    if type(parts) is not list or len(parts) != 1 or type(parts[0]) is not dict:
+        return None
+    part = parts[0]
+    call = part.get("functionCall")
+    if type(call) is not dict or len(part) != 1 or len(call) != 2:
+        return None
+    if call.get("willContinue") is not True or call.get("partialArgs") != FRAGMENT:
+        return None
+    response_id = event.get("responseId")
+    return None if response_id is None else (0, response_id)

@@ -12,7 +12,9 @@ Items the API runs itself are calls of `kind="server"` (shown, never to be run b
 (arguments: its `action`), `file_search_call` (`{"queries": [...]}`),
 `code_interpreter_call` (`{"code": ..., "container_id": ...}`), given whole by
 `output_item.done`; and xAI's server-side tools, sent as `custom_tool_call` items whose JSON
-`input` streams in `custom_tool_call_input.delta` (`XAI_SERVER_TOOLS`). Other
+`input` streams in `custom_tool_call_input.delta` (`XAI_SERVER_TOOLS`), or as its own
+`x_search_call`, `code_execution_call`, `view_image_call`, `view_x_video_call` items with a
+`name` and JSON `arguments` (and `code_interpreter_call` with `arguments`). Other
 `custom_tool_call`s (OpenAI custom tools, whose input is free text, not JSON) are not calls
 here.
 
@@ -41,8 +43,19 @@ CALL_ITEMS: dict[str, tuple[str, str, str]] = {
     "file_search_call": ("id", "server", "file_search"),
     "code_interpreter_call": ("id", "server", "code_interpreter"),
     "custom_tool_call": ("call_id", "server", ""),
+    # xAI's own server-side tool items (`name` and a JSON `arguments` text, as function calls)
+    "x_search_call": ("id", "server", "x_search"),
+    "code_execution_call": ("id", "server", "code_execution"),
+    "view_image_call": ("id", "server", "view_image"),
+    "view_x_video_call": ("id", "server", "view_x_video"),
 }
-# xAI's server-side tools, which its Responses API reports as `custom_tool_call` items
+# xAI's server-side tools, which its Responses API reports as `custom_tool_call` items (JSON
+# `input`): the sub-tools of its `web_search`, `x_search` and `code_execution` tools and its
+# `view_image` / `view_x_video` tools, as xAI's tool documentation names them and as the
+# Vercel AI SDK's xAI provider maps them (it treats these items as provider-executed). A
+# `custom_tool_call` with another name is an OpenAI custom tool (free-text input, client-run)
+# and is not a call here; so an xAI server tool added after this list is left out, never
+# offered to the client to run.
 XAI_SERVER_TOOLS = frozenset(
     {
         "x_keyword_search",
@@ -183,6 +196,8 @@ def _item_arguments(item: dict[str, Any]) -> Any:
     if item_type == "file_search_call":
         return dump_arguments({"queries": item.get("queries") or []})
     if item_type == "code_interpreter_call":
+        if "code" not in item and isinstance(item.get("arguments"), str):
+            return item["arguments"]  # xAI's shape: `arguments`, as its other tool items
         code = {"code": item.get("code") or "", "container_id": item.get("container_id")}
         return dump_arguments(code)
     if item_type == "custom_tool_call":

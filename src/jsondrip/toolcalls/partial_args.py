@@ -18,6 +18,7 @@ repeat a key or skip an array index cannot be written as text without retracting
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any, Union
 
@@ -34,8 +35,8 @@ _LEAVES = (
 
 
 _PLAIN = re.compile(r"\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+")  # no quoting: the common path
+_PLAIN_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
 _NEEDS_ESCAPE = re.compile(r'["\\\x00-\x1f]')
-_parsed: dict[str, tuple[Key, ...]] = {}  # plain parent paths already read (a row's fields)
 
 
 def _string(text: str) -> str:
@@ -46,20 +47,12 @@ def _string(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
-def _fast_path(path: Any) -> tuple[Key, ...] | None:
-    """A plain path (`$.a.b[0]`) read through the cache of its parent, else None."""
+def _fast_path(path: Any) -> list[Key] | None:
+    """A plain path (`$.a.b[0]`) read in one regex pass (as `parse_json_path` reads it),
+    else None."""
     if type(path) is not str or _PLAIN.fullmatch(path) is None:
         return None
-    cut = max(path.rfind("."), path.rfind("["))
-    parent = path[:cut]
-    keys = _parsed.get(parent)
-    if keys is None:
-        keys = tuple(parse_json_path(parent)) if cut > 1 else ()
-        if len(_parsed) >= 4096:
-            _parsed.clear()
-        _parsed[parent] = keys
-    last = path[cut:]
-    return (*keys, int(last[1:-1]) if last[0] == "[" else last[1:])
+    return [name or int(index) for name, index in _PLAIN_STEP.findall(path)]
 
 
 def parse_json_path(path: str) -> list[Key]:
@@ -101,12 +94,18 @@ class _Container:
 class PartialArgsWriter:
     """The JSON text of one call's arguments, from its `partialArgs` entries in order."""
 
-    __slots__ = ("_containers", "_open", "_string", "ended")
+    __slots__ = ("_containers", "_open", "_open_raw", "_string", "_string_raw", "ended")
 
     def __init__(self) -> None:
         self._open: list[Key] = []  # the path of the innermost open container
         self._containers: list[_Container] = []  # root first
         self._string: list[Key] | None = None  # the path of a string still continuing
+        # The same two as the jsonPath text that named them, so that the common piece (the
+        # next leaf of the open container, or more of the open string) is recognised by
+        # comparing text, without reading the path: `_open_raw` is set only from a plain
+        # path (`$.a[0]`: no quoting), None when unknown.
+        self._open_raw: str | None = None
+        self._string_raw: str | None = None
         self.ended = False
 
     @property
@@ -116,6 +115,10 @@ class PartialArgsWriter:
 
     def feed(self, entries: list[Any]) -> str:
         """The text the entries add; ValueError for a piece out of document order."""
+        if len(entries) == 1:  # Vertex sends one piece per chunk: try the quick way first
+            text = self._next(entries[0])
+            if text is not None:
+                return text
         out: list[str] = []
         for entry in entries:
             if type(entry) is dict:
@@ -126,7 +129,7 @@ class PartialArgsWriter:
         """The text of members sent whole (`args` beside `willContinue`)."""
         out: list[str] = []
         for key, value in args.items():
-            self._leaf([str(key)], json.dumps(value, ensure_ascii=False), out)
+            self._leaf([str(key)], json.dumps(value, ensure_ascii=False), out, None)
         return "".join(out)
 
     def end(self) -> str:
@@ -135,7 +138,7 @@ class PartialArgsWriter:
         out: list[str] = []
         if self._string is not None:
             out.append('"')
-            self._string = None
+            self._string = self._string_raw = None
         if not self._containers:
             out.append("{")
             self._containers.append(_Container(False))
@@ -143,12 +146,13 @@ class PartialArgsWriter:
             out.append("]" if container.is_array else "}")
         self._containers.clear()
         self._open.clear()
+        self._open_raw = None
         return "".join(out)
 
     def _entry(self, entry: dict[str, Any], out: list[str]) -> None:
-        raw_path = _get(entry, "jsonPath", "json_path")
-        found = _fast_path(raw_path)
-        path = list(found) if found is not None else parse_json_path(raw_path)
+        raw_path = entry.get("jsonPath")
+        if raw_path is None:
+            raw_path = entry.get("json_path")
         more = _get(entry, "willContinue", "will_continue") is True
         if "stringValue" in entry:  # the common piece
             kind, value = "stringValue", entry["stringValue"]
@@ -158,48 +162,142 @@ class PartialArgsWriter:
                     kind, value = camel, _get(entry, camel, snake)
                     break
             else:
+                self._path(raw_path)  # a bad path is an error all the same
                 return  # a piece with no value: nothing to write
         if kind == "stringValue":
-            text = "" if value is None else str(value)
-            piece = _string(text)
-            if self._string == path:
-                out.append(piece)
+            piece = _string("" if value is None else str(value))
+            if self._string is not None and raw_path == self._string_raw:
+                out.append(piece)  # more of the open string, named by the same text
             else:
-                self._leaf(path, '"' + piece, out)
-                self._string = path
+                path = self._path(raw_path)
+                if self._string == path:
+                    out.append(piece)
+                else:
+                    self._leaf(path, '"' + piece, out, raw_path)
+                    self._string = path
+                    self._string_raw = raw_path if type(raw_path) is str else None
             if not more:
                 out.append('"')
-                self._string = None
+                self._string = self._string_raw = None
             return
         if kind == "numberValue":
             if type(value) is int:
                 literal = int.__repr__(value)
-            elif type(value) is float:
-                literal = json.dumps(value)
+            elif type(value) is float:  # json.dumps's own spelling, without its machinery
+                literal = float.__repr__(value) if math.isfinite(value) else json.dumps(value)
             else:
-                raise ValueError(f"numberValue {value!r} at {_show(path)} is not a number")
+                raise ValueError(
+                    f"numberValue {value!r} at {_show(self._path(raw_path))} is not a number"
+                )
         elif kind == "boolValue":
             literal = "true" if value else "false"
         else:
             literal = "null"
-        self._leaf(path, literal, out)
+        self._leaf(self._path(raw_path), literal, out, raw_path)
 
-    def _leaf(self, path: list[Key], literal: str, out: list[str]) -> None:
-        """Write `literal` at `path`: close and open containers on the way, as text."""
+    def _next(self, entry: Any) -> str | None:
+        """The text of the common piece, written as `_entry` would write it: more of the open
+        string, or a `stringValue` / `numberValue` leaf that is the next member of the open
+        container, named by its plain path; None (nothing changed) for anything else."""
+        if type(entry) is not dict:
+            return None
+        raw = entry.get("jsonPath")
+        if "stringValue" in entry:
+            value = entry["stringValue"]
+            if type(value) is not str:
+                return None
+            more = entry.get("willContinue") is True
+            if len(entry) != 2 + ("willContinue" in entry):
+                return None  # snake_case twins, or other keys: the long way decides
+            piece = value if _NEEDS_ESCAPE.search(value) is None else _string(value)
+            if self._string is not None and raw == self._string_raw:
+                if more:
+                    return piece
+                self._string = self._string_raw = None
+                return piece + '"'
+            literal = '"' + piece if more else '"' + piece + '"'
+        elif "numberValue" in entry and len(entry) == 2:
+            value = entry["numberValue"]
+            if type(value) is int:
+                literal = int.__repr__(value)
+            elif type(value) is float and math.isfinite(value):
+                literal = float.__repr__(value)
+            else:
+                return None
+            more = False
+        else:
+            return None
+        key = self._next_key(raw)
+        if key is None:
+            return None
+        container = self._containers[-1]
+        if container.is_array:
+            if key != container.count:
+                return None  # the long way raises the error
+            head = ", " if container.count else ""
+        else:
+            if type(key) is not str or key in container.keys:
+                return None
+            container.keys.add(key)
+            head = f'{", " if container.count else ""}"{key}": '  # a plain key needs no escape
+        container.count += 1
+        if self._string is not None:
+            head = '"' + head
+        if more:
+            self._string = [*self._open, key]
+            self._string_raw = raw
+        else:
+            self._string = self._string_raw = None
+        return head + literal
+
+    def _path(self, raw_path: Any) -> list[Key]:
+        """The keys of a jsonPath: the next member of the open container by its text (the
+        common case), else through the parent cache, else read in full."""
+        key = self._next_key(raw_path)
+        if key is not None:
+            return [*self._open, key]
+        found = _fast_path(raw_path)
+        return found if found is not None else parse_json_path(raw_path)
+
+    def _next_key(self, raw_path: Any) -> Key | None:
+        """The key of `raw_path` if it is the open container's plain path and one plain step
+        more (`.name` or `[n]`), as `parse_json_path` reads it; else None."""
+        parent = self._open_raw
+        if parent is None or type(raw_path) is not str or not raw_path.startswith(parent):
+            return None
+        cut = len(parent)
+        step = raw_path[cut:]
+        if step[:1] == ".":
+            name = step[1:]
+            return name if name.isascii() and name.isidentifier() else None
+        if step[:1] == "[" and step[-1:] == "]":
+            digits = step[1:-1]
+            return int(digits) if digits.isascii() and digits.isdigit() else None
+        return None
+
+    def _leaf(self, path: list[Key], literal: str, out: list[str], raw_path: Any) -> None:
+        """Write `literal` at `path` (named by the jsonPath text `raw_path`, or None): close
+        and open containers on the way, as text."""
         if self._string is not None:
             out.append('"')
-            self._string = None
+            self._string = self._string_raw = None
         if not self._containers:
             if not isinstance(path[0], str):
                 raise ValueError(f"{_show(path)}: the arguments are an object, not an array")
             out.append("{")
             self._containers.append(_Container(False))
+            self._open_raw = "$"
         parents = path[:-1]
         if parents == self._open:  # the next member of the open container: the common case
             container = self._containers[-1]
             self._member(container, path[-1], path, out)
             out.append(literal)
             return
+        # the open container changes: its text is this path's parent, if the path is plain
+        self._open_raw = None
+        open_raw = None
+        if type(raw_path) is str and _PLAIN.fullmatch(raw_path) is not None:
+            open_raw = raw_path[: max(raw_path.rfind("."), raw_path.rfind("["))]
         shared = 0
         limit = min(len(parents), len(self._open))
         while shared < limit and parents[shared] == self._open[shared]:
@@ -219,6 +317,7 @@ class PartialArgsWriter:
                 out.append("[" if child.is_array else "{")
                 self._containers.append(child)
                 self._open.append(key)
+        self._open_raw = open_raw  # the open container is now this path's parent
 
     def _member(self, container: _Container, key: Key, path: list[Key], out: list[str]) -> None:
         """The separator and key before a new member of `container`; ValueError if `key`

@@ -22,6 +22,12 @@ Rust on the native backend (`rust/envelope`, `jsondrip._native.ChunkMatcher`); `
 here is its twin on the python backend, and both give the same answer on every chunk (a
 fragment holding a lone surrogate, which a Rust string cannot hold, takes `match` in both).
 
+The same check covers a JSON line that is the last routed event's line again (`match_line`,
+for `feed_lines`). With `value=True` the cut-out is any JSON value, read with the standard
+library's C scanner (Vertex's `partialArgs` array: the pieces differ from chunk to chunk, the
+envelope does not); the argument below holds for it as for a string token, and only `match`
+takes it (no chunk check).
+
 A skeleton seen for the second time in a row is learned: decoded once with `json.loads`, it
 must have no repeated key, hold the fragment's sentinel exactly once (the ignored one at most
 once, as the top-level value of its key), and pass the format's `classify`, which returns the
@@ -40,6 +46,7 @@ from __future__ import annotations
 import json
 import re
 from json.decoder import scanstring
+from json.scanner import make_scanner
 from typing import Any, Callable
 
 from .. import _backends
@@ -53,6 +60,7 @@ _FRAGMENT_LITERAL = '"\\u0000fragment"'
 _IGNORED_LITERAL = '"\\u0000ignored"'
 _COLON = re.compile(r'[ \t\n\r]*:[ \t\n\r]*"')
 _UNKNOWN = object()  # a skeleton classified as not routable: always decode in full
+_scan_value = make_scanner(json.JSONDecoder())  # (value, end) of the JSON value at an index
 _MAX_ROUTES = 64  # skeletons remembered (a stream has a handful)
 
 
@@ -83,18 +91,25 @@ class EnvelopeShortcut:
 
     `key`: the fragment's key (`partial_json`, `arguments`). `classify(event)`: the route of
     a decoded skeleton (the fragment is `FRAGMENT`, the ignored value `IGNORED`), or None.
-    `take(route, fragment)`: the handler's action. `ignored`: a key whose string value after
-    the fragment the format never reads, left out of the skeleton.
+    `take(route, fragment)`: the handler's action; if it returns False, the event is decoded
+    in full instead (the handler's state does not allow the quick way). `ignored`: a key whose
+    string value after the fragment the format never reads, left out of the skeleton.
+    `value=True`: the fragment is any JSON value (Vertex's `partialArgs` array), not a string
+    literal; `take` gets it decoded, and only `match` knows it (no SSE chunk check).
     """
 
     def __init__(
         self,
         key: str,
         classify: Callable[[dict[str, Any]], Any],
-        take: Callable[[Any, str], None],
+        take: Callable[[Any, Any], Any],
         ignored: str | None = None,
+        *,
+        value: bool = False,
     ) -> None:
         self._key = f'"{key}"'
+        self._value = value
+        self._scan: Callable[[str, int], tuple[Any, int]] = _scan_any if value else scanstring
         self._ignored_name = ignored
         self._ignored = None if ignored is None else f'"{ignored}"'
         self._classify = classify
@@ -109,6 +124,8 @@ class EnvelopeShortcut:
         self._route: Any = None
         # the same, for the whole SSE chunk the event came in (None: not known)
         self._chunk: ChunkMatcher | None = None
+        # and for a chunk that is the event as one whole JSON line (`feed_lines`)
+        self._line: ChunkMatcher | None = None
 
     def match(self, text: str) -> bool:
         """Take the event's fragment if its skeleton is known; False: decode it in full."""
@@ -116,7 +133,7 @@ class EnvelopeShortcut:
         # so the check is a few comparisons, without building the skeleton.
         if text.startswith(self._prefix):
             try:
-                fragment, end = scanstring(text, self._start)
+                fragment, end = self._scan(text, self._start)
                 middle = self._middle
                 if middle is not None:
                     if not text.startswith(middle, end):
@@ -125,15 +142,32 @@ class EnvelopeShortcut:
             except ValueError:  # not a valid string literal: let the full decoding decide
                 return False
             if text[end:] == self._suffix:
-                self._take(self._route, fragment)
-                return True
+                return self._take(self._route, fragment) is not False
         return self._by_skeleton(text)
 
     def frame(self, head: str) -> None:
         """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
         (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
-        if self._suffix is not None:
+        if self._suffix is not None and not self._value:
             self._chunk = _chunk_matcher(head + self._prefix, self._middle, self._suffix + "\n\n")
+
+    def frame_line(self) -> None:
+        """The event `match` just took came as a JSON line: `match_line` knows the next."""
+        if self._suffix is not None and not self._value and self._line is None:
+            self._line = _chunk_matcher(self._prefix, self._middle, self._suffix + "\n")
+
+    def match_line(self, chunk: bytes) -> bool:
+        """`match` for a chunk that is one whole JSON line ending in `\n`, read while the
+        line splitter is idle; False: read it the long way. Exact as `match_chunk` is: a
+        valid literal holds no line break, so the chunk is this one line."""
+        matcher = self._line
+        if matcher is None:
+            return False
+        fragment = matcher.fragment(chunk)
+        if fragment is None:
+            return False
+        self._take(self._route, fragment)
+        return True
 
     def match_chunk(self, chunk: bytes) -> bool:
         """`match` for a whole SSE chunk framed as the last one `frame` was told of, read
@@ -153,14 +187,21 @@ class EnvelopeShortcut:
         return True
 
     def _by_skeleton(self, text: str) -> bool:
-        start = _value_start(text, text.find(self._key), len(self._key))
+        found = text.find(self._key)
+        if self._value:  # the value begins after the colon and its blanks
+            match = None if found < 0 else _COLON_ANY.match(text, found + len(self._key))
+            start = -1 if match is None else match.end()
+            quote = 0
+        else:
+            start = _value_start(text, found, len(self._key))
+            quote = 1  # the skeleton's literal replaces the opening quote too
         if start < 0:
             return False
         try:
-            fragment, end = scanstring(text, start)
+            fragment, end = self._scan(text, start)
         except ValueError:
             return False
-        skeleton = text[: start - 1] + _FRAGMENT_LITERAL
+        skeleton = text[: start - quote] + _FRAGMENT_LITERAL
         middle = None
         ignored = self._ignored
         if ignored is not None:
@@ -187,9 +228,8 @@ class EnvelopeShortcut:
         self._middle = middle
         self._suffix = text[end:]
         self._route = route
-        self._chunk = None
-        self._take(route, fragment)
-        return True
+        self._chunk = self._line = None
+        return self._take(route, fragment) is not False
 
     def _learn(self, skeleton: str) -> Any:
         """The route of a skeleton seen twice in a row (None: not yet, decode in full)."""
@@ -266,6 +306,18 @@ def _chunk_matcher(prefix: str, middle: str | None, suffix: str) -> Any:
         except UnicodeEncodeError:  # a lone surrogate (text fed as str): the twin keeps it
             pass
     return ChunkMatcher(prefix, middle, suffix)
+
+
+_COLON_ANY = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+
+
+def _scan_any(text: str, start: int) -> tuple[Any, int]:
+    """The JSON value at `start` and where it ends, as `json.loads` reads it; ValueError if
+    there is none (the C scanner says so with StopIteration)."""
+    try:
+        return _scan_value(text, start)  # type: ignore[no-any-return]
+    except (StopIteration, RecursionError):
+        raise ValueError("no JSON value here") from None
 
 
 def _value_start(text: str, found: int, size: int) -> int:

@@ -11,11 +11,11 @@ import codecs
 import copy
 from typing import Any, Callable
 
-from ..twin.stream import IN_USE
+from ...schema.schema import Schema
+from ...schema.violation import SchemaViolation
+from ..stream import IN_USE
 from .checker import Checker
 from .scanner import Scanner
-from .schema import Schema
-from .violation import SchemaViolation
 
 
 class Guard:

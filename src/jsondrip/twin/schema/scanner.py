@@ -1,5 +1,7 @@
 """Tokens with their positions, for the checker: a lexer of text the parser already accepted.
 
+Twin of rust/core/schema/scanner.rs.
+
 The parser (either backend) reads each fragment first and raises on invalid JSON, so this
 lexer only ever sees a prefix of a valid document: it needs no error handling, only the
 structure (where each value, key and container begins and ends), string content decoded as

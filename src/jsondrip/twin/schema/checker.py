@@ -1,5 +1,8 @@
 """The incremental checker: schema checks on the value being read, settled as early as certain.
 
+Twin of rust/core/schema/checker.rs, step for step. The keywords that compare Python values
+(schema/complete.py) are called here directly; the native checker asks them of its oracle.
+
 Every value being read has a frame (the stack of frames mirrors the open containers, plus
 the string, number or literal still arriving). A frame holds *checks*: a subschema applied
 to that value, linked to the check that asked for it. `allOf` children, `$ref` targets and
@@ -17,19 +20,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._changes import escape_token
-from .nodes import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
-from .values import all_unique, is_integer, is_multiple, json_equal, kind_of, show
-from .violation import SchemaViolation
+from ..._changes import escape_token
+from ...schema.complete import atom_failure, container_failure, one_of, pattern_matches
+from ...schema.nodes import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
+from ...schema.table import never_keyword
+from ...schema.values import kind_of, show
+from ...schema.violation import SchemaViolation
 
 # How a check is tied to its parent.
 ALL, ANY, ONE, NOT, CONTAINS = range(5)
 KEY = "key"  # a frame for an object's key while it arrives (its checks: propertyNames)
-
-KEYWORDS = (
-    "additionalProperties", "items", "prefixItems", "properties", "patternProperties",
-    "propertyNames", "contains", "not", "allOf", "anyOf", "oneOf",
-)  # fmt: skip
 
 
 class Check:
@@ -109,13 +109,6 @@ def _where(path: str) -> str:
     return path or "(root)"
 
 
-def _never_keyword(node: Node) -> str:
-    for token in reversed(node.where.split("/")):
-        if token in KEYWORDS:
-            return token
-    return "false"
-
-
 def _violation(
     leaf: Frame, keyword: str, pos: int, detail: str, unions: list[tuple[Frame, str]]
 ) -> SchemaViolation:
@@ -134,10 +127,6 @@ def _violation(
 
 def _article(kind: str) -> str:
     return ("an " if kind[0] in "aeiou" else "a ") + kind
-
-
-def _one_of(members: tuple[Any, ...]) -> str:
-    return ", ".join(show(m) for m in members)
 
 
 class Checker:
@@ -266,7 +255,7 @@ class Checker:
                 frame.limit = node.max_length
             if node.never:
                 self.kill(
-                    check, _never_keyword(node), pos, "no value is allowed here (false schema)"
+                    check, never_keyword(node), pos, "no value is allowed here (false schema)"
                 )
                 continue
             types = node.types
@@ -289,7 +278,7 @@ class Checker:
                 members = tuple(m for m in node.enum if kind_of(m) == wanted)
                 if not members:
                     keyword = "const" if node.const else "enum"
-                    self.kill(check, keyword, pos, f"a {wanted} is not one of {_one_of(node.enum)}")
+                    self.kill(check, keyword, pos, f"a {wanted} is not one of {one_of(node.enum)}")
                     continue
                 if wanted == STRING:
                     frame.filters.append([check, list(members)])
@@ -383,7 +372,7 @@ class Checker:
                 self.kill(
                     check, "additionalProperties", at,
                     f"additional properties are not allowed ({self._shown(frame, closes)} "
-                    f"is not one of {_one_of(tuple(check.node.properties or ())) or 'no names'})",
+                    f"is not one of {one_of(tuple(check.node.properties or ())) or 'no names'})",
                 )  # fmt: skip
             else:
                 keyword = "const" if check.node.const else "enum"
@@ -391,7 +380,7 @@ class Checker:
                     check,
                     keyword,
                     at,
-                    f"{self._shown(frame, closes)} is not one of {_one_of(check.node.enum)}",
+                    f"{self._shown(frame, closes)} is not one of {one_of(check.node.enum)}",
                 )  # type: ignore[arg-type]
 
     def end_string(self, pos: int) -> None:
@@ -414,7 +403,7 @@ class Checker:
                         check,
                         keyword,
                         pos,
-                        f"{show(text)} is not one of {_one_of(check.node.enum)}",
+                        f"{show(text)} is not one of {one_of(check.node.enum)}",
                     )  # type: ignore[arg-type]
         for check in frame.checks:
             node = check.node
@@ -427,7 +416,7 @@ class Checker:
                     pos,
                     f"{show(text)} is shorter than {node.min_length} characters",
                 )
-            elif node.pattern is not None and not node.pattern.search(text):
+            elif node.pattern is not None and not pattern_matches(node, text):
                 self.kill(
                     check,
                     "pattern",
@@ -476,52 +465,13 @@ class Checker:
     def end_atom(self, value: Any, pos: int) -> None:
         """A number or literal is complete; `pos` is where that became certain."""
         frame = self.frames[-1]
+        is_number = frame.kind == NUMBER
         for check in frame.checks:
             if not check.alive:
                 continue
-            node = check.node
-            if node.enum is not None and not any(json_equal(value, m) for m in node.enum):
-                keyword = "const" if node.const else "enum"
-                self.kill(check, keyword, pos, f"{show(value)} is not one of {_one_of(node.enum)}")
-                continue
-            if frame.kind != NUMBER:
-                continue
-            types = node.types
-            if types is not None and "number" not in types and not is_integer(value):
-                self.kill(check, "type", pos, f"{show(value)} is not of type 'integer'")
-            elif node.minimum is not None and value < node.minimum:
-                self.kill(
-                    check,
-                    "minimum",
-                    pos,
-                    f"{show(value)} is less than the minimum of {show(node.minimum)}",
-                )
-            elif node.maximum is not None and value > node.maximum:
-                self.kill(
-                    check,
-                    "maximum",
-                    pos,
-                    f"{show(value)} is greater than the maximum of {show(node.maximum)}",
-                )
-            elif node.exclusive_minimum is not None and value <= node.exclusive_minimum:
-                self.kill(
-                    check, "exclusiveMinimum", pos,
-                    f"{show(value)} is less than or equal to the minimum of "
-                    + show(node.exclusive_minimum),
-                )  # fmt: skip
-            elif node.exclusive_maximum is not None and value >= node.exclusive_maximum:
-                self.kill(
-                    check, "exclusiveMaximum", pos,
-                    f"{show(value)} is greater than or equal to the maximum of "
-                    + show(node.exclusive_maximum),
-                )  # fmt: skip
-            elif node.multiple_of is not None and not is_multiple(value, node.multiple_of):
-                self.kill(
-                    check,
-                    "multipleOf",
-                    pos,
-                    f"{show(value)} is not a multiple of {show(node.multiple_of)}",
-                )
+            failure = atom_failure(check.node, value, is_number)
+            if failure is not None:
+                self.kill(check, failure[0], pos, failure[1])
         self._complete(frame, pos)
 
     # -- containers ------------------------------------------------------------------------------
@@ -552,20 +502,14 @@ class Checker:
                         f"the array has fewer than {node.min_contains} items matching contains",
                     )
                     continue
-                if node.unique_items:
-                    if value is _UNREAD:
-                        value = self.value_at(frame.segments)
-                    if not all_unique(value):
-                        self.kill(check, "uniqueItems", pos, "the array has non-unique elements")
-                        continue
-            if node.enum is not None:
+            if (frame.kind == ARRAY and node.has_array_keywords and node.unique_items) or (
+                node.enum is not None
+            ):
                 if value is _UNREAD:
                     value = self.value_at(frame.segments)
-                if not any(json_equal(value, m) for m in node.enum):
-                    keyword = "const" if node.const else "enum"
-                    self.kill(
-                        check, keyword, pos, f"{show(value)} is not one of {_one_of(node.enum)}"
-                    )
+                failure = container_failure(node, value)
+                if failure is not None:
+                    self.kill(check, failure[0], pos, failure[1])
         self._complete(frame, pos)
 
     def _object_complete(self, check: Check, frame: Frame, pos: int) -> bool:

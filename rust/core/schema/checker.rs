@@ -1,0 +1,1364 @@
+//! The incremental checker: schema checks on the value being read, settled as early as
+//! certain. Twin: `src/jsondrip/twin/schema/checker.py` (the rules of each keyword are
+//! written out there and in docs/schema.md; this file follows it step for step).
+//!
+//! Every value being read has a frame (the stack mirrors the open containers, plus the
+//! string, key, number or literal still arriving); a frame holds *checks*: a subschema
+//! applied to that value, linked to the check that asked for it. Checks live in one arena in
+//! the frames' order, so a frame's checks are a range of it and popping a frame frees them.
+
+use super::node::FastSet;
+
+use super::node::{Bound, Node, Scalar, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
+use super::numbers::{compare, is_integer, parse, Num};
+use std::cmp::Ordering;
+
+/// How a check is tied to its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    All,
+    Any,
+    One,
+    Not,
+    Contains,
+}
+
+/// The kind of value a frame reads (`Key`: an object's key while it arrives).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Object,
+    Array,
+    String,
+    Number,
+    Boolean,
+    Null,
+    Key,
+}
+
+impl Kind {
+    fn bit(self) -> u8 {
+        match self {
+            Kind::Object => OBJECT,
+            Kind::Array => ARRAY,
+            Kind::String | Kind::Key => STRING,
+            Kind::Number => NUMBER,
+            Kind::Boolean => BOOLEAN,
+            Kind::Null => NULL,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Object => "object",
+            Kind::Array => "array",
+            Kind::String | Kind::Key => "string",
+            Kind::Number => "number",
+            Kind::Boolean => "boolean",
+            Kind::Null => "null",
+        }
+    }
+}
+
+/// A path segment: a key (WTF-8) or an index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    Key(Vec<u8>),
+    Index(u64),
+}
+
+/// A value a message shows as Python's `repr` does (the Python layer writes it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shown {
+    /// A string (WTF-8), followed by `...` when `dots`.
+    Str { text: Vec<u8>, dots: bool },
+    /// A complete number or literal, by its JSON text.
+    Atom(String),
+    /// The complete value at this path of the live value.
+    Value(Vec<Seg>),
+}
+
+/// Why the root check failed: what `SchemaViolation` carries. Its message is
+/// `before + repr(shown) + after` (WTF-8).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Violation {
+    pub path: Vec<u8>,
+    pub pos: u64,
+    pub keyword: String,
+    pub before: Vec<u8>,
+    pub shown: Option<Shown>,
+    pub after: Vec<u8>,
+}
+
+/// Why the check stopped: the schema is broken, or the oracle raised (Python error pending).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fail {
+    Violation(Box<Violation>),
+    Raised,
+}
+
+/// A complete number or literal handed to the oracle: its JSON text and type bit.
+#[derive(Debug, Clone, Copy)]
+pub struct AtomText<'a> {
+    pub text: &'a str,
+    pub kind: u8,
+    pub float: bool,
+}
+
+/// The oracle could not answer: it raised (the Python layer keeps the exception).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Raised;
+
+/// A keyword's failure as the oracle reports it: None (it holds) or (keyword, detail).
+pub type Failure = Option<(String, Vec<u8>)>;
+
+/// The keywords that compare Python values, answered by the Python layer (Err: it raised).
+/// Each failure is `(keyword, message detail)`.
+pub trait Oracle {
+    /// Does the complete string match the node's `pattern`?
+    fn pattern(&mut self, node: usize, text: &[u8]) -> Result<bool, Raised>;
+    /// Does the key match the node's `patternProperties` regex number `index`?
+    fn pattern_property(&mut self, node: usize, index: usize, key: &[u8]) -> Result<bool, Raised>;
+    /// `enum`/`const` and the number keywords on a complete number or literal.
+    fn atom(&mut self, node: usize, atom: AtomText) -> Result<Failure, Raised>;
+    /// `uniqueItems` and `enum`/`const` on the complete container at `path`.
+    fn container(&mut self, node: usize, path: &[Seg]) -> Result<Failure, Raised>;
+}
+
+/// A failure's message, before the path is put in front.
+struct Detail {
+    before: Vec<u8>,
+    shown: Option<Shown>,
+    after: Vec<u8>,
+}
+
+fn text(s: String) -> Detail {
+    Detail {
+        before: s.into_bytes(),
+        shown: None,
+        after: Vec::new(),
+    }
+}
+
+fn showing(shown: Shown, after: String) -> Detail {
+    Detail {
+        before: Vec::new(),
+        shown: Some(shown),
+        after: after.into_bytes(),
+    }
+}
+
+struct Check {
+    node: usize,
+    parent: Option<usize>,
+    role: Role,
+    frame: usize,
+    alive: bool,
+    any_left: u32,
+    one_left: u32,
+    one_checks: Option<Vec<usize>>,
+    not_check: Option<usize>,
+    contains_count: u64,
+}
+
+/// Where a frame's value sits in its container.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Root,
+    /// Under its object's current key.
+    Key,
+    Index(u64),
+    /// A key's frame: its path is its object's.
+    OfObject,
+}
+
+/// The string members a string (or key) can still become, for one check.
+struct Filter {
+    check: usize,
+    members: Vec<u32>,
+    /// A key outside a closed set of property names (else an enum/const).
+    key: bool,
+}
+
+struct Frame {
+    kind: Kind,
+    slot: Slot,
+    first: usize,
+    count: u64,
+    keys: FastSet<Vec<u8>>,
+    key: Vec<u8>,
+    length: u64,
+    limit: u64,
+    text: Vec<u8>,
+    /// A string whose checks need its text (else its content is not even counted).
+    keep_text: bool,
+    /// An object whose checks read its keys (else only the current key is kept).
+    track_keys: bool,
+    filters: Vec<Filter>,
+}
+
+const NO_LIMIT: u64 = u64::MAX;
+
+fn count_chars(bytes: &[u8]) -> u64 {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
+}
+
+/// The first `n` characters of WTF-8 text.
+fn first_chars(bytes: &[u8], n: u64) -> &[u8] {
+    let mut seen = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if (b as i8) >= -0x40 {
+            if seen == n {
+                return &bytes[..i];
+            }
+            seen += 1;
+        }
+    }
+    bytes
+}
+
+/// Is `token` the decimal digits of `n` (as Python's `str(n)` writes it)?
+fn is_decimal(token: &[u8], mut n: u64) -> bool {
+    let mut end = token.len();
+    loop {
+        if end == 0 || token[end - 1] != b'0' + (n % 10) as u8 {
+            return false;
+        }
+        end -= 1;
+        n /= 10;
+        if n == 0 {
+            return end == 0;
+        }
+    }
+}
+
+fn article(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Key => "a key",
+        Kind::Object => "an object",
+        Kind::Array => "an array",
+        Kind::String => "a string",
+        Kind::Number => "a number",
+        Kind::Boolean => "a boolean",
+        Kind::Null => "a null",
+    }
+}
+
+fn escape_token(token: &[u8], out: &mut Vec<u8>) {
+    for &b in token {
+        match b {
+            b'~' => out.extend_from_slice(b"~0"),
+            b'/' => out.extend_from_slice(b"~1"),
+            _ => out.push(b),
+        }
+    }
+}
+
+fn bound(b: Bound) -> Num {
+    match b {
+        Bound::Int(i) => Num::Int(i),
+        Bound::Float(f) => Num::Float(f),
+    }
+}
+
+fn is(value: Num, b: Option<Bound>, want: &[Ordering]) -> bool {
+    match b {
+        Some(b) => compare(value, bound(b)).is_some_and(|o| want.contains(&o)),
+        None => false,
+    }
+}
+
+/// A literal's value against a scalar enum member (`true` is not `1`).
+fn scalar_equal(value: Scalar, member: Scalar) -> bool {
+    let num = |s: Scalar| match s {
+        Scalar::Int(i) => Some(Num::Int(i)),
+        Scalar::Float(f) => Some(Num::Float(f)),
+        _ => None,
+    };
+    match (num(value), num(member)) {
+        (Some(a), Some(b)) => compare(a, b) == Some(Ordering::Equal),
+        (None, None) => value == member,
+        _ => false,
+    }
+}
+
+/// Checks one document against one node table, event by event (see `scanner`).
+pub struct Checker {
+    nodes: Vec<Node>,
+    checks: Vec<Check>,
+    /// The open frames are `frames[..depth]`; the rest are kept for reuse.
+    frames: Vec<Frame>,
+    depth: usize,
+    pub root_done: bool,
+}
+
+impl Checker {
+    /// A checker of the table whose root is node 0.
+    pub fn new(nodes: Vec<Node>) -> Self {
+        Checker {
+            nodes,
+            checks: Vec::new(),
+            frames: Vec::new(),
+            depth: 0,
+            root_done: false,
+        }
+    }
+
+    // -- failing ------------------------------------------------------------------------------
+
+    /// The path of frame `index` as a JSON Pointer.
+    fn pointer(&self, index: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for seg in self.segments(index) {
+            out.push(b'/');
+            match seg {
+                Seg::Key(k) => escape_token(&k, &mut out),
+                Seg::Index(i) => out.extend_from_slice(i.to_string().as_bytes()),
+            }
+        }
+        out
+    }
+
+    /// The keys and indexes from the root to frame `index`.
+    fn segments(&self, index: usize) -> Vec<Seg> {
+        let last = if self.frames[index].slot == Slot::OfObject {
+            index.wrapping_sub(1)
+        } else {
+            index
+        };
+        let mut out = Vec::new();
+        if last == usize::MAX {
+            return out;
+        }
+        for j in 1..=last {
+            match self.frames[j].slot {
+                Slot::Index(i) => out.push(Seg::Index(i)),
+                Slot::Key => out.push(Seg::Key(self.frames[j - 1].key.clone())),
+                Slot::Root | Slot::OfObject => {}
+            }
+        }
+        out
+    }
+
+    fn kill(&mut self, check: usize, keyword: &str, pos: u64, detail: Detail) -> Result<(), Fail> {
+        let leaf = self.checks[check].frame;
+        let mut unions: Vec<(usize, &'static str)> = Vec::new();
+        let mut at = check;
+        while self.checks[at].alive {
+            self.checks[at].alive = false;
+            let (parent, role) = (self.checks[at].parent, self.checks[at].role);
+            let Some(parent) = parent else {
+                return Err(self.violation(leaf, keyword, pos, detail, &unions));
+            };
+            match role {
+                Role::All => at = parent,
+                Role::Any | Role::One => {
+                    let p = &mut self.checks[parent];
+                    let left = if role == Role::Any {
+                        p.any_left -= 1;
+                        p.any_left
+                    } else {
+                        p.one_left -= 1;
+                        p.one_left
+                    };
+                    if left > 0 {
+                        return Ok(());
+                    }
+                    let union = if role == Role::Any { "anyOf" } else { "oneOf" };
+                    unions.push((self.checks[parent].frame, union));
+                    at = parent;
+                }
+                Role::Not | Role::Contains => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
+    fn violation(
+        &self,
+        leaf: usize,
+        keyword: &str,
+        pos: u64,
+        detail: Detail,
+        unions: &[(usize, &'static str)],
+    ) -> Fail {
+        let where_ = |path: &[u8]| -> Vec<u8> {
+            if path.is_empty() {
+                b"(root)".to_vec()
+            } else {
+                path.to_vec()
+            }
+        };
+        let mut path = self.pointer(leaf);
+        let mut keyword = keyword.to_string();
+        let mut before = where_(&path);
+        before.extend_from_slice(b": ");
+        before.extend_from_slice(&detail.before);
+        for &(frame, union) in unions {
+            keyword = union.to_string();
+            path = self.pointer(frame);
+            let mut wrapped = where_(&path);
+            wrapped.extend_from_slice(b": not valid under any of the given schemas (");
+            wrapped.extend_from_slice(union.as_bytes());
+            wrapped.extend_from_slice(b"); the last ruled out: ");
+            wrapped.extend_from_slice(&before);
+            before = wrapped;
+        }
+        Fail::Violation(Box::new(Violation {
+            path,
+            pos,
+            keyword,
+            before,
+            shown: detail.shown,
+            after: detail.after,
+        }))
+    }
+
+    // -- frames and checks --------------------------------------------------------------------
+
+    fn spawn(
+        &mut self,
+        node: usize,
+        parent: Option<usize>,
+        role: Role,
+        frame: usize,
+        depth: u32,
+    ) -> usize {
+        let check = self.checks.len();
+        self.checks.push(Check {
+            node,
+            parent,
+            role,
+            frame,
+            alive: true,
+            any_left: 0,
+            one_left: 0,
+            one_checks: None,
+            not_check: None,
+            contains_count: 0,
+        });
+        if depth > 64 {
+            // a $ref cycle that never reaches a value: jsonschema recurses forever
+            return check;
+        }
+        let n = &self.nodes[node];
+        if n.all_of.is_empty()
+            && n.refs.is_empty()
+            && n.any_of.is_empty()
+            && n.one_of.is_empty()
+            && n.not.is_none()
+        {
+            return check; // the common case: no applicators
+        }
+        let (all_of, refs, any_of, one_of, not) = (
+            n.all_of.clone(),
+            n.refs.clone(),
+            n.any_of.clone(),
+            n.one_of.clone(),
+            n.not,
+        );
+        for sub in all_of {
+            self.spawn(sub, Some(check), Role::All, frame, depth + 1);
+        }
+        for target in refs {
+            self.spawn(target, Some(check), Role::All, frame, depth + 1);
+        }
+        if !any_of.is_empty() {
+            self.checks[check].any_left = any_of.len() as u32;
+            for sub in any_of {
+                self.spawn(sub, Some(check), Role::Any, frame, depth + 1);
+            }
+        }
+        if !one_of.is_empty() {
+            self.checks[check].one_left = one_of.len() as u32;
+            let ones = one_of
+                .into_iter()
+                .map(|sub| self.spawn(sub, Some(check), Role::One, frame, depth + 1))
+                .collect();
+            self.checks[check].one_checks = Some(ones);
+        }
+        if let Some(sub) = not {
+            let c = self.spawn(sub, Some(check), Role::Not, frame, depth + 1);
+            self.checks[check].not_check = Some(c);
+        }
+        check
+    }
+
+    /// Pushes a frame (reusing a kept one) whose checks start at the arena's end.
+    fn push(&mut self, kind: Kind, slot: Slot) -> usize {
+        let first = self.checks.len();
+        let index = self.depth;
+        if index == self.frames.len() {
+            self.frames.push(Frame {
+                kind,
+                slot,
+                first,
+                count: 0,
+                keys: FastSet::default(),
+                key: Vec::new(),
+                length: 0,
+                limit: NO_LIMIT,
+                text: Vec::new(),
+                keep_text: kind == Kind::Key,
+                track_keys: false,
+                filters: Vec::new(),
+            });
+        } else {
+            let f = &mut self.frames[index];
+            f.kind = kind;
+            f.slot = slot;
+            f.first = first;
+            f.count = 0;
+            f.keys.clear();
+            f.key.clear();
+            f.length = 0;
+            f.limit = NO_LIMIT;
+            f.text.clear();
+            f.keep_text = kind == Kind::Key;
+            f.track_keys = false;
+            f.filters.clear();
+        }
+        self.depth += 1;
+        index
+    }
+
+    /// The arena range of frame `index`'s checks.
+    fn range(&self, index: usize) -> std::ops::Range<usize> {
+        let end = if index + 1 < self.depth {
+            self.frames[index + 1].first
+        } else {
+            self.checks.len()
+        };
+        self.frames[index].first..end
+    }
+
+    /// A value begins at `pos`: its first character settled its JSON type.
+    pub fn begin(
+        &mut self,
+        kind: Kind,
+        pos: u64,
+        negative: bool,
+        oracle: &mut dyn Oracle,
+    ) -> Result<(), Fail> {
+        if self.depth == 0 {
+            let frame = self.push(kind, Slot::Root);
+            self.spawn(0, None, Role::All, frame, 0);
+        } else {
+            let parent = self.depth - 1;
+            let parent_checks = self.range(parent);
+            if self.frames[parent].kind == Kind::Object {
+                let frame = self.push(kind, Slot::Key);
+                for check in parent_checks {
+                    let c = &self.checks[check];
+                    if c.alive && self.nodes[c.node].has_object_keywords {
+                        self.property_checks(check, frame, oracle)?;
+                    }
+                }
+            } else {
+                let index = self.frames[parent].count;
+                self.frames[parent].count = index + 1;
+                let frame = self.push(kind, Slot::Index(index));
+                for check in parent_checks {
+                    let c = &self.checks[check];
+                    if c.alive && self.nodes[c.node].has_array_keywords {
+                        self.item_checks(check, index, frame, pos)?;
+                    }
+                }
+            }
+        }
+        self.first_character(self.depth - 1, kind, pos, negative)
+    }
+
+    fn property_checks(
+        &mut self,
+        check: usize,
+        frame: usize,
+        oracle: &mut dyn Oracle,
+    ) -> Result<(), Fail> {
+        let node = self.checks[check].node;
+        let key = &self.frames[frame - 1].key;
+        let mut matched = false;
+        let n = &self.nodes[node];
+        if let Some(sub) = n.properties.as_ref().and_then(|p| p.get(key)).copied() {
+            matched = true;
+            self.spawn(sub, Some(check), Role::All, frame, 0);
+        }
+        let patterns = self.nodes[node].pattern_properties.len();
+        for i in 0..patterns {
+            let sub = self.nodes[node].pattern_properties[i];
+            let key = &self.frames[frame - 1].key;
+            if oracle
+                .pattern_property(node, i, key)
+                .map_err(|_| Fail::Raised)?
+            {
+                matched = true;
+                self.spawn(sub, Some(check), Role::All, frame, 0);
+            }
+        }
+        if !matched {
+            if let Some(sub) = self.nodes[node].additional {
+                self.spawn(sub, Some(check), Role::All, frame, 0);
+            }
+        }
+        Ok(())
+    }
+
+    fn item_checks(
+        &mut self,
+        check: usize,
+        index: u64,
+        frame: usize,
+        pos: u64,
+    ) -> Result<(), Fail> {
+        let node = self.checks[check].node;
+        let n = &self.nodes[node];
+        if let Some(max) = n.max_items {
+            if index >= max {
+                let detail = text(format!("the array has more than {max} items"));
+                return self.kill(check, "maxItems", pos, detail);
+            }
+        }
+        let (prefix, items, contains) = (
+            n.prefix_items.get(index as usize).copied(),
+            n.items,
+            n.contains,
+        );
+        if let Some(sub) = prefix {
+            self.spawn(sub, Some(check), Role::All, frame, 0);
+        } else if let Some(sub) = items {
+            self.spawn(sub, Some(check), Role::All, frame, 0);
+        }
+        if let Some(sub) = contains {
+            self.spawn(sub, Some(check), Role::Contains, frame, 0);
+        }
+        Ok(())
+    }
+
+    fn first_character(
+        &mut self,
+        frame: usize,
+        kind: Kind,
+        pos: u64,
+        negative: bool,
+    ) -> Result<(), Fail> {
+        for check in self.range(frame) {
+            if !self.checks[check].alive {
+                continue;
+            }
+            let node = self.checks[check].node;
+            let n = &self.nodes[node];
+            if let Some(max) = n.max_length {
+                if max < self.frames[frame].limit {
+                    self.frames[frame].limit = max;
+                }
+            }
+            if n.max_length.is_some()
+                || n.min_length.is_some()
+                || n.pattern
+                || n.enumeration.is_some()
+            {
+                self.frames[frame].keep_text = true;
+            }
+            if n.has_object_keywords {
+                self.frames[frame].track_keys = true;
+            }
+            if n.never {
+                let keyword = n.never_keyword.clone();
+                let detail = text("no value is allowed here (false schema)".into());
+                self.kill(check, &keyword, pos, detail)?;
+                continue;
+            }
+            if let Some(types) = n.types {
+                let seen = kind.bit();
+                if types & seen == 0 && !(seen == NUMBER && types & INTEGER != 0) {
+                    let detail = text(format!("expected {}, got {}", n.types_shown, article(kind)));
+                    self.kill(check, "type", pos, detail)?;
+                    continue;
+                }
+            }
+            if let Some(e) = &n.enumeration {
+                if e.kinds & kind.bit() == 0 {
+                    let keyword = if e.is_const { "const" } else { "enum" };
+                    let detail = text(format!("a {} is not one of {}", kind.name(), e.shown));
+                    self.kill(check, keyword, pos, detail)?;
+                    continue;
+                }
+                if kind.bit() == STRING {
+                    let members = (0..e.strings.len() as u32).collect();
+                    self.frames[frame].filters.push(Filter {
+                        check,
+                        members,
+                        key: false,
+                    });
+                }
+            }
+            let n = &self.nodes[node];
+            if negative && kind == Kind::Number {
+                if n.negative_breaks_minimum {
+                    let detail = text(format!(
+                        "a negative number is less than the minimum of {}",
+                        n.minimum_shown
+                    ));
+                    self.kill(check, "minimum", pos, detail)?;
+                } else if n.negative_breaks_exclusive_minimum {
+                    let detail = text(format!(
+                        "a negative number is less than or equal to the minimum of {}",
+                        n.exclusive_minimum_shown
+                    ));
+                    self.kill(check, "exclusiveMinimum", pos, detail)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // -- strings and keys ---------------------------------------------------------------------
+
+    /// An object's key begins (its quote at `pos`): propertyNames and a closed set of names.
+    pub fn begin_key(&mut self, pos: u64) -> Result<(), Fail> {
+        let object = self.depth - 1;
+        let object_checks = self.range(object);
+        let frame = self.push(Kind::Key, Slot::OfObject);
+        for check in object_checks {
+            if !self.checks[check].alive {
+                continue;
+            }
+            let node = self.checks[check].node;
+            if let Some(sub) = self.nodes[node].property_names {
+                self.spawn(sub, Some(check), Role::All, frame, 0);
+            }
+            let n = &self.nodes[node];
+            if n.closed {
+                let members = (0..n.property_order.len() as u32).collect();
+                self.frames[frame].filters.push(Filter {
+                    check,
+                    members,
+                    key: true,
+                });
+            }
+        }
+        self.first_character(frame, Kind::Key, pos, false)
+    }
+
+    fn members<'a>(&'a self, filter: &Filter) -> &'a [Vec<u8>] {
+        let n = &self.nodes[self.checks[filter.check].node];
+        if filter.key {
+            &n.property_order
+        } else {
+            &n.enumeration
+                .as_ref()
+                .expect("an enum filter has an enum")
+                .strings
+        }
+    }
+
+    /// The text of the top frame as a message shows it (at most 60 characters).
+    fn shown(&self, frame: usize, complete: bool) -> Shown {
+        let f = &self.frames[frame];
+        if f.length > 60 {
+            Shown::Str {
+                text: first_chars(&f.text, 60).to_vec(),
+                dots: true,
+            }
+        } else {
+            Shown::Str {
+                text: f.text.clone(),
+                dots: !complete,
+            }
+        }
+    }
+
+    /// More string content: `piece` began at `start` (a plain run), or is one escape.
+    pub fn text(
+        &mut self,
+        piece: &[u8],
+        start: u64,
+        plain: bool,
+        closes: bool,
+    ) -> Result<(), Fail> {
+        let frame = self.depth - 1;
+        let f = &mut self.frames[frame];
+        if !f.keep_text {
+            return Ok(()); // no check reads this string's text
+        }
+        let old = f.length;
+        let old_bytes = f.text.len();
+        f.text.extend_from_slice(piece);
+        let length = old + count_chars(piece);
+        f.length = length;
+        if !f.filters.is_empty() {
+            self.filter(frame, piece, old_bytes, start, plain, closes)?;
+        }
+        if length <= self.frames[frame].limit {
+            return Ok(());
+        }
+        for check in self.range(frame) {
+            let n = &self.nodes[self.checks[check].node];
+            if let Some(max) = n.max_length {
+                if length > max && self.checks[check].alive {
+                    let at = if plain { start + max - old } else { start };
+                    let detail = showing(
+                        self.shown(frame, closes),
+                        format!(" is longer than {max} characters"),
+                    );
+                    self.kill(check, "maxLength", at, detail)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn filter(
+        &mut self,
+        frame: usize,
+        piece: &[u8],
+        old: usize,
+        start: u64,
+        plain: bool,
+        closes: bool,
+    ) -> Result<(), Fail> {
+        for index in 0..self.frames[frame].filters.len() {
+            let filter = &self.frames[frame].filters[index];
+            if !self.checks[filter.check].alive {
+                continue;
+            }
+            {
+                // disjoint borrows: the members live in the table, the filter in the frame
+                let (nodes, checks) = (&self.nodes, &self.checks);
+                let filter = &mut self.frames[frame].filters[index];
+                let n = &nodes[checks[filter.check].node];
+                let all: &[Vec<u8>] = if filter.key {
+                    &n.property_order
+                } else {
+                    &n.enumeration
+                        .as_ref()
+                        .expect("an enum filter has an enum")
+                        .strings
+                };
+                // a byte loop: the pieces are a few bytes, a memcmp call costs more
+                let agrees = |m: &u32| {
+                    let m = &all[*m as usize];
+                    m.len() >= old + piece.len()
+                        && m[old..old + piece.len()]
+                            .iter()
+                            .zip(piece)
+                            .all(|(a, b)| a == b)
+                };
+                // one pass: which members agree (as bits when they fit in a word)
+                let mut agreeing = 0;
+                let mut bits = 0u64;
+                for (k, m) in filter.members.iter().enumerate() {
+                    if agrees(m) {
+                        agreeing += 1;
+                        bits |= 1u64.checked_shl(k as u32).unwrap_or(0);
+                    }
+                }
+                if agreeing > 0 && agreeing == filter.members.len() {
+                    continue;
+                }
+                if agreeing > 0 {
+                    if filter.members.len() <= 64 {
+                        let mut k = 0;
+                        filter.members.retain(|_| {
+                            k += 1;
+                            bits >> (k - 1) & 1 == 1
+                        });
+                    } else {
+                        filter.members.retain(agrees);
+                    }
+                    continue;
+                }
+            }
+            let filter = &self.frames[frame].filters[index];
+            let all = self.members(filter);
+            // How far into `piece` the longest member still agreed, in whole characters.
+            let mut reach = 0u64;
+            for &m in &filter.members {
+                let m = &all[m as usize];
+                let tail = if m.len() > old { &m[old..] } else { &[][..] };
+                let mut same = tail.iter().zip(piece).take_while(|(a, b)| a == b).count();
+                while same > 0 && same < piece.len() && (piece[same] as i8) < -0x40 {
+                    same -= 1;
+                }
+                reach = reach.max(count_chars(&piece[..same]));
+            }
+            let at = if plain { start + reach } else { start };
+            let (check, key) = (filter.check, filter.key);
+            let n = &self.nodes[self.checks[check].node];
+            if key {
+                let detail = Detail {
+                    before: b"additional properties are not allowed (".to_vec(),
+                    shown: Some(self.shown(frame, closes)),
+                    after: format!(" is not one of {})", n.properties_shown).into_bytes(),
+                };
+                self.kill(check, "additionalProperties", at, detail)?;
+            } else {
+                let e = n.enumeration.as_ref().expect("an enum filter has an enum");
+                let keyword = if e.is_const { "const" } else { "enum" };
+                let detail = showing(
+                    self.shown(frame, closes),
+                    format!(" is not one of {}", e.shown),
+                );
+                self.kill(check, keyword, at, detail)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The closing quote at `pos` of a string value or key.
+    pub fn end_string(&mut self, pos: u64, oracle: &mut dyn Oracle) -> Result<(), Fail> {
+        let frame = self.depth - 1;
+        for index in 0..self.frames[frame].filters.len() {
+            let filter = &self.frames[frame].filters[index];
+            let check = filter.check;
+            if !self.checks[check].alive {
+                continue;
+            }
+            let all = self.members(filter);
+            let text_ = &self.frames[frame].text;
+            if filter.members.iter().any(|&m| &all[m as usize] == text_) {
+                continue;
+            }
+            let whole = Shown::Str {
+                text: text_.clone(),
+                dots: false,
+            };
+            if filter.key {
+                let detail = Detail {
+                    before: b"additional properties are not allowed (".to_vec(),
+                    shown: Some(whole),
+                    after: b" was unexpected)".to_vec(),
+                };
+                self.kill(check, "additionalProperties", pos, detail)?;
+            } else {
+                let e = self.nodes[self.checks[check].node]
+                    .enumeration
+                    .as_ref()
+                    .expect("enum");
+                let keyword = if e.is_const { "const" } else { "enum" };
+                let detail = showing(whole, format!(" is not one of {}", e.shown));
+                self.kill(check, keyword, pos, detail)?;
+            }
+        }
+        for check in self.range(frame) {
+            if !self.checks[check].alive {
+                continue;
+            }
+            let node = self.checks[check].node;
+            let n = &self.nodes[node];
+            let whole = || Shown::Str {
+                text: self.frames[frame].text.clone(),
+                dots: false,
+            };
+            if n.min_length
+                .is_some_and(|min| self.frames[frame].length < min)
+            {
+                let min = n.min_length.unwrap_or(0);
+                let detail = showing(whole(), format!(" is shorter than {min} characters"));
+                self.kill(check, "minLength", pos, detail)?;
+            } else if n.pattern {
+                let shown = n.pattern_shown.clone();
+                if !oracle
+                    .pattern(node, &self.frames[frame].text)
+                    .map_err(|_| Fail::Raised)?
+                {
+                    let detail = showing(whole(), format!(" does not match {shown}"));
+                    self.kill(check, "pattern", pos, detail)?;
+                }
+            }
+        }
+        if self.frames[frame].kind == Kind::Key {
+            self.complete(frame, pos)?;
+            // the key frame is popped but kept: its text is the key
+            let key = std::mem::take(&mut self.frames[frame].text);
+            let result = self.key_done(&key, pos, oracle);
+            self.frames[frame].text = key;
+            result
+        } else {
+            self.complete(frame, pos)
+        }
+    }
+
+    fn key_done(&mut self, key: &[u8], pos: u64, oracle: &mut dyn Oracle) -> Result<(), Fail> {
+        let object = self.depth - 1;
+        let o = &mut self.frames[object];
+        o.key.clear();
+        o.key.extend_from_slice(key);
+        if !o.track_keys {
+            return Ok(()); // no check of this object reads its keys or their count
+        }
+        if !o.keys.insert(key.to_vec()) {
+            return Ok(()); // a repeated key
+        }
+        o.count += 1;
+        let count = o.count;
+        for check in self.range(object) {
+            let node = self.checks[check].node;
+            let n = &self.nodes[node];
+            if !self.checks[check].alive || !n.has_object_keywords {
+                continue;
+            }
+            if let Some(max) = n.max_properties.filter(|&max| count > max) {
+                let detail = text(format!("the object has more than {max} properties"));
+                self.kill(check, "maxProperties", pos, detail)?;
+            } else if n.additional_never
+                && !n.properties.as_ref().is_some_and(|p| p.contains_key(key))
+            {
+                let mut matched = false;
+                for i in 0..n.pattern_properties.len() {
+                    if oracle
+                        .pattern_property(node, i, key)
+                        .map_err(|_| Fail::Raised)?
+                    {
+                        matched = true;
+                        break;
+                    }
+                }
+                if !matched {
+                    let detail = Detail {
+                        before: b"additional properties are not allowed (".to_vec(),
+                        shown: Some(Shown::Str {
+                            text: key.to_vec(),
+                            dots: false,
+                        }),
+                        after: b" was unexpected)".to_vec(),
+                    };
+                    self.kill(check, "additionalProperties", pos, detail)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // -- numbers and literals -----------------------------------------------------------------
+
+    /// A number or literal is complete; `pos` is where that became certain.
+    pub fn end_atom(
+        &mut self,
+        atom: AtomText,
+        pos: u64,
+        oracle: &mut dyn Oracle,
+    ) -> Result<(), Fail> {
+        let frame = self.depth - 1;
+        let read = || -> Option<Scalar> {
+            match atom.kind {
+                BOOLEAN => Some(if atom.text == "true" {
+                    Scalar::True
+                } else {
+                    Scalar::False
+                }),
+                NULL => Some(Scalar::Null),
+                _ => match atom.text {
+                    "NaN" => Some(Scalar::Float(f64::NAN)),
+                    "Infinity" => Some(Scalar::Float(f64::INFINITY)),
+                    "-Infinity" => Some(Scalar::Float(f64::NEG_INFINITY)),
+                    text => parse(text, atom.float).map(|n| match n {
+                        Num::Int(i) => Scalar::Int(i),
+                        Num::Float(f) => Scalar::Float(f),
+                    }),
+                },
+            }
+        };
+        let mut value: Option<Option<Scalar>> = None; // read once, when a keyword needs it
+        for check in self.range(frame) {
+            if !self.checks[check].alive {
+                continue;
+            }
+            let node = self.checks[check].node;
+            let n = &self.nodes[node];
+            let needed = n.enumeration.is_some()
+                || (atom.kind == NUMBER
+                    && (n.minimum.is_some()
+                        || n.maximum.is_some()
+                        || n.exclusive_minimum.is_some()
+                        || n.exclusive_maximum.is_some()
+                        || !n.numbers_native
+                        || n.types.is_some_and(|t| t & NUMBER == 0)));
+            if !needed {
+                continue;
+            }
+            let value = *value.get_or_insert_with(read);
+            let native = value.is_some()
+                && n.enumeration.as_ref().is_none_or(|e| e.native)
+                && (atom.kind != NUMBER || n.numbers_native);
+            if !native {
+                if let Some((keyword, detail)) =
+                    oracle.atom(node, atom).map_err(|_| Fail::Raised)?
+                {
+                    self.kill(
+                        check,
+                        &keyword,
+                        pos,
+                        Detail {
+                            before: detail,
+                            shown: None,
+                            after: Vec::new(),
+                        },
+                    )?;
+                }
+                continue;
+            }
+            let value = value.expect("native");
+            let shown = || Shown::Atom(atom.text.to_string());
+            if let Some(e) = &n.enumeration {
+                if !e.scalars.iter().any(|&m| scalar_equal(value, m)) {
+                    let keyword = if e.is_const { "const" } else { "enum" };
+                    let detail = showing(shown(), format!(" is not one of {}", e.shown));
+                    self.kill(check, keyword, pos, detail)?;
+                    continue;
+                }
+            }
+            if atom.kind != NUMBER {
+                continue;
+            }
+            let num = match value {
+                Scalar::Int(i) => Num::Int(i),
+                Scalar::Float(f) => Num::Float(f),
+                _ => unreachable!("a number"),
+            };
+            use Ordering::{Equal, Greater, Less};
+            let failure = if n.types.is_some_and(|t| t & NUMBER == 0) && !is_integer(num) {
+                Some(("type", " is not of type 'integer'".to_string()))
+            } else if is(num, n.minimum, &[Less]) {
+                Some((
+                    "minimum",
+                    format!(" is less than the minimum of {}", n.minimum_shown),
+                ))
+            } else if is(num, n.maximum, &[Greater]) {
+                Some((
+                    "maximum",
+                    format!(" is greater than the maximum of {}", n.maximum_shown),
+                ))
+            } else if is(num, n.exclusive_minimum, &[Less, Equal]) {
+                let s = format!(
+                    " is less than or equal to the minimum of {}",
+                    n.exclusive_minimum_shown
+                );
+                Some(("exclusiveMinimum", s))
+            } else if is(num, n.exclusive_maximum, &[Greater, Equal]) {
+                let s = format!(
+                    " is greater than or equal to the maximum of {}",
+                    n.exclusive_maximum_shown
+                );
+                Some(("exclusiveMaximum", s))
+            } else {
+                None
+            };
+            if let Some((keyword, after)) = failure {
+                self.kill(check, keyword, pos, showing(shown(), after))?;
+            }
+        }
+        self.complete(frame, pos)
+    }
+
+    // -- containers ---------------------------------------------------------------------------
+
+    /// `}` or `]` at `pos`.
+    pub fn end_container(&mut self, pos: u64, oracle: &mut dyn Oracle) -> Result<(), Fail> {
+        let frame = self.depth - 1;
+        let kind = self.frames[frame].kind;
+        let mut path: Option<Vec<Seg>> = None;
+        for check in self.range(frame) {
+            if !self.checks[check].alive {
+                continue;
+            }
+            let node = self.checks[check].node;
+            let n = &self.nodes[node];
+            if kind == Kind::Object {
+                if n.has_object_keywords && !self.object_complete(check, frame, pos)? {
+                    continue;
+                }
+            } else if n.has_array_keywords {
+                let count = self.frames[frame].count;
+                if let Some(min) = n.min_items.filter(|&min| count < min) {
+                    let detail = text(format!("the array has fewer than {min} items"));
+                    self.kill(check, "minItems", pos, detail)?;
+                    continue;
+                }
+                if n.contains.is_some() && self.checks[check].contains_count < n.min_contains {
+                    let keyword = if n.min_contains == 1 {
+                        "contains"
+                    } else {
+                        "minContains"
+                    };
+                    let detail = text(format!(
+                        "the array has fewer than {} items matching contains",
+                        n.min_contains
+                    ));
+                    self.kill(check, keyword, pos, detail)?;
+                    continue;
+                }
+            }
+            let n = &self.nodes[node];
+            if (kind == Kind::Array && n.has_array_keywords && n.unique_items)
+                || n.enumeration.is_some()
+            {
+                let path = path.get_or_insert_with(|| self.segments(frame));
+                if let Some((keyword, detail)) =
+                    oracle.container(node, path).map_err(|_| Fail::Raised)?
+                {
+                    self.kill(
+                        check,
+                        &keyword,
+                        pos,
+                        Detail {
+                            before: detail,
+                            shown: None,
+                            after: Vec::new(),
+                        },
+                    )?;
+                }
+            }
+        }
+        self.complete(frame, pos)
+    }
+
+    fn object_complete(&mut self, check: usize, frame: usize, pos: u64) -> Result<bool, Fail> {
+        let n = &self.nodes[self.checks[check].node];
+        let keys = &self.frames[frame].keys;
+        for (name, shown) in &n.required {
+            if !keys.contains(name) {
+                let detail = text(format!("{shown} is a required property"));
+                self.kill(check, "required", pos, detail)?;
+                return Ok(false);
+            }
+        }
+        if let Some(min) = n
+            .min_properties
+            .filter(|&min| self.frames[frame].count < min)
+        {
+            let detail = text(format!("the object has fewer than {min} properties"));
+            self.kill(check, "minProperties", pos, detail)?;
+            return Ok(false);
+        }
+        for (name, name_shown, needed) in &n.dependent_required {
+            if keys.contains(name) {
+                for (other, other_shown) in needed {
+                    if !keys.contains(other) {
+                        let detail = text(format!("{other_shown} is a dependency of {name_shown}"));
+                        self.kill(check, "dependentRequired", pos, detail)?;
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    // -- completion ---------------------------------------------------------------------------
+
+    /// The value is complete: settle `not`, `oneOf`'s "only one" and `contains`, pop it.
+    fn complete(&mut self, frame: usize, pos: u64) -> Result<(), Fail> {
+        let range = self.range(frame);
+        for check in range.clone().rev() {
+            if !self.checks[check].alive {
+                continue;
+            }
+            if self.checks[check]
+                .not_check
+                .is_some_and(|c| self.checks[c].alive)
+            {
+                let detail = text("the value must not be valid under the schema in 'not'".into());
+                self.kill(check, "not", pos, detail)?;
+                continue;
+            }
+            if let Some(ones) = &self.checks[check].one_checks {
+                let passing = ones.iter().filter(|&&c| self.checks[c].alive).count();
+                if passing > 1 {
+                    let detail = text(format!(
+                        "the value is valid under {passing} of the schemas in oneOf (only one may match)"
+                    ));
+                    self.kill(check, "oneOf", pos, detail)?;
+                }
+            }
+        }
+        self.depth -= 1;
+        if self.frames[frame].kind != Kind::Key {
+            for check in range.clone() {
+                let c = &self.checks[check];
+                if c.role != Role::Contains || !c.alive {
+                    continue;
+                }
+                let Some(owner) = c.parent else { continue };
+                if !self.checks[owner].alive {
+                    continue;
+                }
+                self.checks[owner].contains_count += 1;
+                let max = self.nodes[self.checks[owner].node].max_contains;
+                if let Some(max) = max.filter(|&max| self.checks[owner].contains_count > max) {
+                    let detail = text(format!(
+                        "the array has more than {max} items matching contains"
+                    ));
+                    self.kill(owner, "maxContains", pos, detail)?;
+                }
+            }
+            if self.depth == 0 {
+                self.root_done = true;
+            }
+        }
+        self.checks.truncate(range.start);
+        Ok(())
+    }
+
+    // -- the typed view -----------------------------------------------------------------------
+
+    /// Whether the value at the path `tokens` (JSON Pointer tokens, unescaped) is still
+    /// arriving: None if not, Some(true) if it is the innermost value still arriving.
+    pub fn arriving(&self, tokens: &[Vec<u8>]) -> Option<bool> {
+        let mut top = self.depth;
+        while top > 0 && self.frames[top - 1].kind == Kind::Key {
+            top -= 1;
+        }
+        if top == 0 {
+            return None;
+        }
+        let open = top - 1; // the frames 1..=open have slots: the arriving path
+        if tokens.len() > open {
+            return None;
+        }
+        for (j, token) in tokens.iter().enumerate() {
+            let frame = &self.frames[j + 1];
+            let matches = match frame.slot {
+                Slot::Key => self.frames[j].key == *token,
+                Slot::Index(i) => is_decimal(token, i),
+                Slot::Root | Slot::OfObject => false,
+            };
+            if !matches {
+                return None;
+            }
+        }
+        Some(tokens.len() == open)
+    }
+
+    /// For a string value still arriving under an enum or const: the members still possible.
+    pub fn candidates(&self) -> Option<Vec<&[u8]>> {
+        if self.depth == 0 {
+            return None;
+        }
+        let frame = &self.frames[self.depth - 1];
+        if frame.kind != Kind::String {
+            return None;
+        }
+        let mut possible: Option<Vec<&[u8]>> = None;
+        for filter in &frame.filters {
+            if !self.checks[filter.check].alive {
+                continue;
+            }
+            let all = self.members(filter);
+            let members: Vec<&[u8]> = filter
+                .members
+                .iter()
+                .map(|&m| all[m as usize].as_slice())
+                .collect();
+            possible = Some(match possible {
+                None => members,
+                Some(p) => p.into_iter().filter(|m| members.contains(m)).collect(),
+            });
+        }
+        possible
+    }
+
+    /// Is any value open?
+    pub fn open(&self) -> bool {
+        self.depth > 0
+    }
+}

@@ -1,0 +1,120 @@
+//! The core checker without Python: a node table built by hand, an oracle that is never
+//! asked (these schemas need none), the violation's parts as the Python layer receives them.
+//! The twin and the Python-facing answers are compared in tests/schema/.
+
+use super::checker::{AtomText, Fail, Failure, Oracle, Raised, Seg, Shown};
+use super::node::{Bound, Enum, Node, ARRAY, NUMBER, STRING};
+use super::{Checker, Scanner};
+
+struct NoOracle;
+
+impl Oracle for NoOracle {
+    fn pattern(&mut self, _: usize, _: &[u8]) -> Result<bool, Raised> {
+        unreachable!("no pattern here")
+    }
+    fn pattern_property(&mut self, _: usize, _: usize, _: &[u8]) -> Result<bool, Raised> {
+        unreachable!("no patternProperties here")
+    }
+    fn atom(&mut self, _: usize, _: AtomText) -> Result<Failure, Raised> {
+        unreachable!("every number here is compared natively")
+    }
+    fn container(&mut self, _: usize, _: &[Seg]) -> Result<Failure, Raised> {
+        unreachable!("no uniqueItems or container enum here")
+    }
+}
+
+/// `{"type": "array", "items": {"enum": ["C", "F"]}}` and
+/// `{"type": "array", "items": {"type": "number", "maximum": 10}}`.
+fn table(item: Node) -> Vec<Node> {
+    let root = Node {
+        types: Some(ARRAY),
+        types_shown: "array".into(),
+        items: Some(1),
+        has_array_keywords: true,
+        numbers_native: true,
+        min_contains: 1,
+        ..Node::default()
+    };
+    vec![root, item]
+}
+
+fn units() -> Node {
+    Node {
+        enumeration: Some(Enum {
+            is_const: false,
+            kinds: STRING,
+            strings: vec![b"C".to_vec(), b"F".to_vec()],
+            scalars: vec![],
+            native: true,
+            shown: "'C', 'F'".into(),
+        }),
+        numbers_native: true,
+        min_contains: 1,
+        ..Node::default()
+    }
+}
+
+fn run(nodes: Vec<Node>, pieces: &[&str]) -> Result<(), Fail> {
+    let mut checker = Checker::new(nodes);
+    let mut scanner = Scanner::new();
+    for piece in pieces {
+        scanner.feed(piece.as_bytes(), &mut checker, &mut NoOracle)?;
+    }
+    scanner.close(&mut checker, &mut NoOracle)
+}
+
+fn violation(result: Result<(), Fail>) -> (String, u64, String, Option<Shown>, String) {
+    match result {
+        Err(Fail::Violation(v)) => (
+            String::from_utf8(v.path).unwrap(),
+            v.pos,
+            v.keyword,
+            v.shown,
+            String::from_utf8(v.before).unwrap() + &String::from_utf8(v.after).unwrap(),
+        ),
+        other => panic!("expected a violation, got {other:?}"),
+    }
+}
+
+#[test]
+fn an_enum_string_fails_at_its_first_impossible_character() {
+    let (path, pos, keyword, shown, text) =
+        violation(run(table(units()), &["[\"C\", \"ke", "lvin\"]"]));
+    assert_eq!((path.as_str(), pos, keyword.as_str()), ("/1", 7, "enum"));
+    assert_eq!(
+        shown,
+        Some(Shown::Str {
+            text: b"ke".to_vec(),
+            dots: true
+        })
+    );
+    assert_eq!(text, "/1:  is not one of 'C', 'F'"); // the shown value goes between
+    assert!(run(table(units()), &["[\"C\",", " \"F\"]"]).is_ok());
+}
+
+#[test]
+fn a_number_is_settled_at_the_character_after_it_or_at_the_end() {
+    let bounded = Node {
+        types: Some(NUMBER),
+        types_shown: "number".into(),
+        maximum: Some(Bound::Int(10)),
+        maximum_shown: "10".into(),
+        numbers_native: true,
+        min_contains: 1,
+        ..Node::default()
+    };
+    let (path, pos, keyword, shown, _) = violation(run(table(bounded.clone()), &["[1, 10.5]"]));
+    assert_eq!((path.as_str(), pos, keyword.as_str()), ("/1", 8, "maximum"));
+    assert_eq!(shown, Some(Shown::Atom("10.5".into())));
+    assert!(run(table(bounded.clone()), &["[1, 1", "0]"]).is_ok());
+    // a root number completes only when the stream ends
+    let (_, pos, keyword, _, _) = violation(run(vec![bounded], &["1", "1"]));
+    assert_eq!((pos, keyword.as_str()), (2, "maximum"));
+}
+
+#[test]
+fn a_wrong_type_fails_at_the_values_first_character() {
+    let (path, pos, keyword, _, text) = violation(run(table(units()), &["[\"C\", {"]));
+    assert_eq!((path.as_str(), pos, keyword.as_str()), ("/1", 6, "enum"));
+    assert_eq!(text, "/1: a object is not one of 'C', 'F'");
+}

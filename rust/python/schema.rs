@@ -1,0 +1,547 @@
+//! The schema check of a native stream: the core's checker (`crate::core::schema`) fed the
+//! text the machine accepted, its oracle answered with `jsondrip.schema.complete` (the same
+//! Python the twin calls), its violation raised as `jsondrip.SchemaViolation`, and the typed
+//! view (`progress`) read without walking the document. Twin: `src/jsondrip/twin/schema/`.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use crate::core::schema::checker::{AtomText, Failure, Raised};
+use crate::core::schema::node::FastMap;
+use crate::core::schema::{
+    Bound as Limit, Checker, Enum, Fail, Node, Oracle, Scalar, Scanner, Seg, Shown,
+};
+use crate::core::{Atom, Sink, Stop, Str};
+
+static COMPLETE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static VIOLATION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static PROGRESS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static PROGRESS_MODULE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+fn complete(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    Ok(COMPLETE
+        .get_or_try_init(py, || {
+            py.import("jsondrip.schema.complete")
+                .map(|m| m.into_any().unbind())
+        })?
+        .bind(py))
+}
+
+fn progress_module(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    Ok(PROGRESS_MODULE
+        .get_or_try_init(py, || {
+            py.import("jsondrip.schema.progress")
+                .map(|m| m.into_any().unbind())
+        })?
+        .bind(py))
+}
+
+// -- the node table ---------------------------------------------------------------------------
+
+fn field<'py, T: for<'a> FromPyObject<'a, 'py>>(row: &Bound<'py, PyDict>, name: &str) -> PyResult<T>
+where
+    for<'a> <T as FromPyObject<'a, 'py>>::Error: Into<PyErr>,
+{
+    let value = row
+        .get_item(name)?
+        .ok_or_else(|| PyValueError::new_err(format!("schema table row without {name}")))?;
+    value.extract::<T>().map_err(Into::into)
+}
+
+fn limit(value: Option<(String, Bound<'_, PyAny>)>) -> PyResult<Option<Limit>> {
+    Ok(match value {
+        None => None,
+        Some((kind, v)) if kind == "int" => Some(Limit::Int(v.extract()?)),
+        Some((_, v)) => Some(Limit::Float(v.extract()?)),
+    })
+}
+
+fn node_of(row: &Bound<'_, PyDict>) -> PyResult<Node> {
+    let enumeration = match row.get_item("enumeration")? {
+        Some(e) if !e.is_none() => {
+            let e = e.cast_into::<PyDict>()?;
+            let mut scalars = Vec::new();
+            for (kind, value) in field::<Vec<(String, Bound<'_, PyAny>)>>(&e, "scalars")? {
+                scalars.push(match kind.as_str() {
+                    "int" => Scalar::Int(value.extract()?),
+                    "float" => Scalar::Float(value.extract()?),
+                    "true" => Scalar::True,
+                    "false" => Scalar::False,
+                    _ => Scalar::Null,
+                });
+            }
+            Some(Enum {
+                is_const: field(&e, "is_const")?,
+                kinds: field(&e, "kinds")?,
+                strings: field(&e, "strings")?,
+                scalars,
+                native: field(&e, "native")?,
+                shown: field(&e, "shown")?,
+            })
+        }
+        _ => None,
+    };
+    let properties: Option<Vec<(Vec<u8>, usize)>> = field(row, "properties")?;
+    Ok(Node {
+        never: field(row, "never")?,
+        never_keyword: field(row, "never_keyword")?,
+        types: field(row, "types")?,
+        types_shown: field(row, "types_shown")?,
+        enumeration,
+        min_length: field(row, "min_length")?,
+        max_length: field(row, "max_length")?,
+        pattern: field(row, "pattern")?,
+        pattern_shown: field(row, "pattern_shown")?,
+        minimum: limit(field(row, "minimum")?)?,
+        maximum: limit(field(row, "maximum")?)?,
+        exclusive_minimum: limit(field(row, "exclusive_minimum")?)?,
+        exclusive_maximum: limit(field(row, "exclusive_maximum")?)?,
+        minimum_shown: field(row, "minimum_shown")?,
+        maximum_shown: field(row, "maximum_shown")?,
+        exclusive_minimum_shown: field(row, "exclusive_minimum_shown")?,
+        exclusive_maximum_shown: field(row, "exclusive_maximum_shown")?,
+        numbers_native: field(row, "numbers_native")?,
+        negative_breaks_minimum: field(row, "negative_breaks_minimum")?,
+        negative_breaks_exclusive_minimum: field(row, "negative_breaks_exclusive_minimum")?,
+        property_order: properties
+            .as_ref()
+            .map(|p| p.iter().map(|(k, _)| k.clone()).collect())
+            .unwrap_or_default(),
+        properties: properties.map(|p| p.into_iter().collect::<FastMap<_, _>>()),
+        properties_shown: field(row, "properties_shown")?,
+        pattern_properties: field(row, "pattern_properties")?,
+        additional: field(row, "additional")?,
+        closed: field(row, "closed")?,
+        additional_never: field(row, "additional_never")?,
+        required: field(row, "required")?,
+        min_properties: field(row, "min_properties")?,
+        max_properties: field(row, "max_properties")?,
+        property_names: field(row, "property_names")?,
+        dependent_required: field(row, "dependent_required")?,
+        prefix_items: field(row, "prefix_items")?,
+        items: field(row, "items")?,
+        min_items: field(row, "min_items")?,
+        max_items: field(row, "max_items")?,
+        unique_items: field(row, "unique_items")?,
+        contains: field(row, "contains")?,
+        min_contains: field(row, "min_contains")?,
+        max_contains: field(row, "max_contains")?,
+        all_of: field(row, "all_of")?,
+        any_of: field(row, "any_of")?,
+        one_of: field(row, "one_of")?,
+        not: field(row, "not")?,
+        refs: field(row, "refs")?,
+        has_object_keywords: field(row, "has_object_keywords")?,
+        has_array_keywords: field(row, "has_array_keywords")?,
+    })
+}
+
+// -- the check of one stream ------------------------------------------------------------------
+
+/// A path of the typed view, split once: its tokens as bytes and as Python keys.
+struct Pointer {
+    path: Py<PyString>,
+    tokens: Vec<Vec<u8>>,
+    keys: Vec<Py<PyString>>,
+}
+
+/// The schema check riding on one `NativeEngine`.
+pub struct SchemaCheck {
+    checker: Checker,
+    scanner: Scanner,
+    /// The Python `Node`s in the table's order, for the oracle.
+    nodes: Py<PyList>,
+    /// The violation, raised again (a fresh copy) by every later call.
+    pub failure: Option<Py<PyAny>>,
+    /// The text the machine accepted during the current read.
+    pub accepted: Vec<u8>,
+    pointer: Option<Pointer>,
+    /// The last Progress made, with its state and value, returned again while they hold.
+    last: Option<(&'static str, usize, Py<PyAny>)>,
+}
+
+impl SchemaCheck {
+    /// From `(rows, nodes)`: `jsondrip.schema.table.native_table`'s answer.
+    pub fn new(table: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (rows, nodes): (Bound<'_, PyList>, Bound<'_, PyList>) = table.extract()?;
+        let mut table = Vec::with_capacity(rows.len());
+        for row in rows.iter() {
+            table.push(node_of(row.cast::<PyDict>()?)?);
+        }
+        if table.is_empty() {
+            return Err(PyValueError::new_err("an empty schema table"));
+        }
+        Ok(SchemaCheck {
+            checker: Checker::new(table),
+            scanner: Scanner::new(),
+            nodes: nodes.unbind(),
+            failure: None,
+            accepted: Vec::new(),
+            pointer: None,
+            last: None,
+        })
+    }
+
+    /// Raises the violation again, if the check failed.
+    pub fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
+        match &self.failure {
+            Some(violation) => Err(PyErr::from_value(super::engine::fresh_copy(
+                violation.bind(py),
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Checks the text the last read accepted: `text`, or else what the tap kept (`root`:
+    /// the live value, for the oracle).
+    pub fn run(
+        &mut self,
+        py: Python<'_>,
+        root: Option<&Py<PyAny>>,
+        text: Option<&[u8]>,
+    ) -> PyResult<()> {
+        self.check(py, root, text, false)
+    }
+
+    /// The stream ended complete: settle what waited for the end (a root number).
+    pub fn close(&mut self, py: Python<'_>, root: Option<&Py<PyAny>>) -> PyResult<()> {
+        self.check(py, root, None, true)
+    }
+
+    fn check(
+        &mut self,
+        py: Python<'_>,
+        root: Option<&Py<PyAny>>,
+        direct: Option<&[u8]>,
+        close: bool,
+    ) -> PyResult<()> {
+        let kept = std::mem::take(&mut self.accepted);
+        let text = direct.unwrap_or(&kept);
+        let mut oracle = PyOracle {
+            py,
+            nodes: self.nodes.bind(py),
+            root,
+            error: None,
+        };
+        let result = if close {
+            self.scanner.close(&mut self.checker, &mut oracle)
+        } else {
+            self.scanner.feed(text, &mut self.checker, &mut oracle)
+        };
+        let error = oracle.error.take();
+        self.accepted = kept;
+        self.accepted.clear();
+        match result {
+            Ok(()) => Ok(()),
+            Err(Fail::Raised) => {
+                Err(error.unwrap_or_else(|| PyValueError::new_err("the schema check failed")))
+            }
+            Err(Fail::Violation(v)) => {
+                let message = message(py, root, &v.before, v.shown.as_ref(), &v.after)?;
+                let path = decode(py, &v.path)?;
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("path", path)?;
+                kwargs.set_item("pos", v.pos)?;
+                kwargs.set_item("keyword", &v.keyword)?;
+                let violation = VIOLATION
+                    .import(py, "jsondrip.schema.violation", "SchemaViolation")?
+                    .call((message,), Some(&kwargs))?;
+                self.failure = Some(super::engine::fresh_copy(&violation).unbind());
+                Err(PyErr::from_value(violation))
+            }
+        }
+    }
+
+    /// The typed view of the value at `path` (see `jsondrip.schema.progress`).
+    pub fn progress(
+        &mut self,
+        py: Python<'_>,
+        root: Option<&Py<PyAny>>,
+        path: &Bound<'_, PyString>,
+    ) -> PyResult<Py<PyAny>> {
+        let same = self.pointer.as_ref().is_some_and(|p| {
+            p.path.as_ptr() == path.as_ptr()
+                || p.path.bind(py).as_any().eq(path.as_any()).unwrap_or(false)
+        });
+        if !same {
+            let tokens = progress_module(py)?.call_method1("split_pointer", (path,))?;
+            let tokens = tokens.cast::<PyList>()?;
+            let mut bytes = Vec::new();
+            let mut keys = Vec::new();
+            for token in tokens.iter() {
+                let token = token.cast_into::<PyString>()?;
+                let encoded = token.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                bytes.push(encoded.cast::<PyBytes>()?.as_bytes().to_vec());
+                keys.push(token.unbind());
+            }
+            self.pointer = Some(Pointer {
+                path: path.clone().unbind(),
+                tokens: bytes,
+                keys,
+            });
+            self.last = None;
+        }
+        let pointer = self.pointer.as_ref().expect("set above");
+        let value = lookup(py, root, pointer)?;
+        let arriving = if self.checker.open() {
+            self.checker.arriving(&pointer.tokens)
+        } else {
+            None
+        };
+        let (state, candidates) = match arriving {
+            Some(innermost) => {
+                let candidates = if innermost {
+                    self.checker.candidates()
+                } else {
+                    None
+                };
+                ("ARRIVING", candidates)
+            }
+            None if value.is_none() => ("MISSING_STATE", None),
+            None => ("FINAL", None),
+        };
+        let value_ptr = value.as_ref().map_or(0, |v| v.as_ptr() as usize);
+        if candidates.is_none() {
+            if let Some((s, v, made)) = &self.last {
+                if *s == state && *v == value_ptr {
+                    return Ok(made.clone_ref(py));
+                }
+            }
+        }
+        let value = match value {
+            Some(v) => v,
+            None => super::engine::missing(py)?,
+        };
+        let candidates = match candidates {
+            None => py.None(),
+            Some(members) => {
+                let list = PyList::empty(py);
+                for m in members {
+                    list.append(decode(py, m)?)?;
+                }
+                list.into_any().unbind()
+            }
+        };
+        let made_candidates = !candidates.is_none(py);
+        let module = progress_module(py)?;
+        let make =
+            PROGRESS.get_or_try_init(py, || module.getattr("_progress").map(Bound::unbind))?;
+        let args = PyTuple::new(py, [module.getattr(state)?.unbind(), value, candidates])?;
+        let made = make.bind(py).call1((args,))?.unbind();
+        if !made_candidates {
+            self.last = Some((state, value_ptr, made.clone_ref(py)));
+        }
+        Ok(made)
+    }
+}
+
+/// The live value at the pointer's tokens, as `jsondrip.schema.progress.lookup` finds it.
+fn lookup(
+    py: Python<'_>,
+    root: Option<&Py<PyAny>>,
+    pointer: &Pointer,
+) -> PyResult<Option<Py<PyAny>>> {
+    let Some(root) = root else { return Ok(None) };
+    let mut value = root.bind(py).clone();
+    for (token, key) in pointer.tokens.iter().zip(&pointer.keys) {
+        let next = if let Ok(dict) = value.cast::<PyDict>() {
+            dict.get_item(key.bind(py))?
+        } else if let Ok(list) = value.cast::<PyList>() {
+            if !token.is_ascii() {
+                // Unicode digits: Python's own rules, as the twin applies them.
+                let found = progress_module(py)?
+                    .call_method1("lookup", (root.bind(py), PyTuple::new(py, &pointer.keys)?))?;
+                let missing = super::engine::missing(py)?;
+                return Ok((!found.is(missing.bind(py))).then(|| found.unbind()));
+            }
+            match std::str::from_utf8(token)
+                .ok()
+                .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|t| t.parse::<usize>().ok())
+            {
+                Some(i) if i < list.len() => Some(list.get_item(i)?),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        match next {
+            Some(v) => value = v,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(value.unbind()))
+}
+
+fn decode<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    PyBytes::new(py, bytes).call_method1("decode", ("utf-8", "surrogatepass"))
+}
+
+fn value_at<'py>(
+    py: Python<'py>,
+    root: Option<&Py<PyAny>>,
+    path: &[Seg],
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut value = match root {
+        Some(root) => root.bind(py).clone(),
+        None => return super::engine::missing(py).map(|m| m.into_bound(py)),
+    };
+    for seg in path {
+        value = match seg {
+            Seg::Key(k) => value.get_item(decode(py, k)?)?,
+            Seg::Index(i) => value.get_item(*i)?,
+        };
+    }
+    Ok(value)
+}
+
+/// `before + repr(shown) + after`, as the twin writes it (a str: paths may hold surrogates).
+fn message<'py>(
+    py: Python<'py>,
+    root: Option<&Py<PyAny>>,
+    before: &[u8],
+    shown: Option<&Shown>,
+    after: &[u8],
+) -> PyResult<Bound<'py, PyAny>> {
+    let parts = PyList::empty(py);
+    parts.append(decode(py, before)?)?;
+    match shown {
+        None => {}
+        Some(Shown::Str { text, dots }) => {
+            parts.append(decode(py, text)?.repr()?)?;
+            if *dots {
+                parts.append("...")?;
+            }
+        }
+        Some(Shown::Atom(text)) => {
+            parts.append(complete(py)?.call_method1("atom_value", (text,))?.repr()?)?;
+        }
+        Some(Shown::Value(path)) => parts.append(value_at(py, root, path)?.repr()?)?,
+    }
+    parts.append(decode(py, after)?)?;
+    PyString::new(py, "").call_method1("join", (parts,))
+}
+
+/// The keywords that need Python values, answered by `jsondrip.schema.complete`.
+struct PyOracle<'a, 'py> {
+    py: Python<'py>,
+    nodes: &'a Bound<'py, PyList>,
+    root: Option<&'a Py<PyAny>>,
+    error: Option<PyErr>,
+}
+
+impl PyOracle<'_, '_> {
+    fn keep<T>(&mut self, result: PyResult<T>) -> Result<T, Raised> {
+        result.map_err(|e| {
+            self.error = Some(e);
+            Raised
+        })
+    }
+
+    /// `None` or `(keyword, detail)` from `complete.py`, the detail as WTF-8.
+    fn failure(&mut self, answer: PyResult<Bound<'_, PyAny>>) -> Result<Failure, Raised> {
+        let parsed = answer.and_then(|a| {
+            if a.is_none() {
+                return Ok(None);
+            }
+            let (keyword, detail): (String, Bound<'_, PyString>) = a.extract()?;
+            let bytes = detail.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            Ok(Some((
+                keyword,
+                bytes.cast::<PyBytes>()?.as_bytes().to_vec(),
+            )))
+        });
+        self.keep(parsed)
+    }
+}
+
+impl Oracle for PyOracle<'_, '_> {
+    fn pattern(&mut self, node: usize, text: &[u8]) -> Result<bool, Raised> {
+        let py = self.py;
+        let answer = (|| {
+            let text = decode(py, text)?;
+            complete(py)?
+                .call_method1("pattern_matches", (self.nodes.get_item(node)?, text))?
+                .is_truthy()
+        })();
+        self.keep(answer)
+    }
+
+    fn pattern_property(&mut self, node: usize, index: usize, key: &[u8]) -> Result<bool, Raised> {
+        let py = self.py;
+        let answer = (|| {
+            let key = decode(py, key)?;
+            complete(py)?
+                .call_method1(
+                    "pattern_property_matches",
+                    (self.nodes.get_item(node)?, index, key),
+                )?
+                .is_truthy()
+        })();
+        self.keep(answer)
+    }
+
+    fn atom(&mut self, node: usize, atom: AtomText) -> Result<Failure, Raised> {
+        let py = self.py;
+        let answer = (|| {
+            complete(py)?.call_method1(
+                "native_atom_failure",
+                (self.nodes.get_item(node)?, atom.text),
+            )
+        })();
+        self.failure(answer)
+    }
+
+    fn container(&mut self, node: usize, path: &[Seg]) -> Result<Failure, Raised> {
+        let py = self.py;
+        let root = self.root;
+        let answer = (|| {
+            let value = value_at(py, root, path)?;
+            complete(py)?.call_method1("container_failure", (self.nodes.get_item(node)?, value))
+        })();
+        self.failure(answer)
+    }
+}
+
+/// A sink that builds as `inner` does and keeps the text the machine accepted.
+pub struct Tapped<'t, S: Sink> {
+    pub inner: S,
+    pub text: &'t mut Vec<u8>,
+}
+
+impl<S: Sink> Sink for Tapped<'_, S> {
+    #[inline]
+    fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
+        self.inner.begin_container(object)
+    }
+    #[inline]
+    fn end_container(&mut self) {
+        self.inner.end_container()
+    }
+    #[inline]
+    fn set_key(&mut self, key: Str) -> Result<(), Stop> {
+        self.inner.set_key(key)
+    }
+    #[inline]
+    fn string(&mut self, text: Str, complete: bool) -> Result<(), Stop> {
+        self.inner.string(text, complete)
+    }
+    #[inline]
+    fn atom(&mut self, atom: Atom) -> Result<(), Stop> {
+        self.inner.atom(atom)
+    }
+    #[inline]
+    fn show_tentative(&mut self, atom: Atom) -> Result<(), Stop> {
+        self.inner.show_tentative(atom)
+    }
+    #[inline]
+    fn hide_tentative(&mut self) -> Result<(), Stop> {
+        self.inner.hide_tentative()
+    }
+    #[inline]
+    fn accepted(&mut self, text: &[u8]) {
+        self.text.extend_from_slice(text);
+    }
+}
