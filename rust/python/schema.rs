@@ -3,7 +3,7 @@
 //! Python the twin calls), its violation raised as `jsondrip.SchemaViolation`, and the typed
 //! view (`progress`) read without walking the document. Twin: `src/jsondrip/twin/schema/`.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -259,13 +259,26 @@ impl SchemaCheck {
         &mut self,
         py: Python<'_>,
         root: Option<&Py<PyAny>>,
-        path: &Bound<'_, PyString>,
+        path: &Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
-        let same = self.pointer.as_ref().is_some_and(|p| {
-            p.path.as_ptr() == path.as_ptr()
-                || p.path.bind(py).as_any().eq(path.as_any()).unwrap_or(false)
-        });
+        // The path a reader polls is the same object each time: an identity check first.
+        let same_object = self
+            .pointer
+            .as_ref()
+            .is_some_and(|p| p.path.as_ptr() == path.as_ptr());
+        let same = same_object || {
+            let Ok(path) = path.cast::<PyString>() else {
+                return Err(PyTypeError::new_err(format!(
+                    "progress() takes a str path (a JSON Pointer such as '/records/0'), not {}",
+                    path.get_type().name()?
+                )));
+            };
+            self.pointer
+                .as_ref()
+                .is_some_and(|p| p.path.bind(py).as_any().eq(path).unwrap_or(false))
+        };
         if !same {
+            let path = path.cast::<PyString>()?;
             let tokens = progress_module(py)?.call_method1("split_pointer", (path,))?;
             let tokens = tokens.cast::<PyList>()?;
             let mut bytes = Vec::new();
