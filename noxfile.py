@@ -125,3 +125,25 @@ def _make_session(name: str, path: str, native: bool) -> None:
 
 for _name, (_path, _native) in interpreters().items():
     _make_session(_name, _path, _native)
+
+
+# --- The Debian sid chroot (.ci/sid-chroot): CPython 3.14 native and PyPy 3.11 pure -------------
+# Its interpreters are not the host's: `sid-3.14`, `sid-pypy3.11` run nox inside the chroot
+# (the sessions above, found there), defined once `.ci/sid-chroot setup` has made it.
+SID_ROOT = Path(os.environ.get("JSONDRIP_SID_ROOT", "/var/cache/jsondrip-sid"))
+SID_SESSIONS = SID_ROOT / ".jsondrip-sessions"  # written by the setup: one name per line
+
+
+def _make_sid_session(name: str) -> None:
+    @nox.session(name=f"sid-{name}", python=False)
+    def sid(session: nox.Session) -> None:
+        # Arguments after `--` go to pytest inside, as for the host's sessions.
+        chroot = [str(ROOT / ".ci" / "sid-chroot"), "nox", "-s", f"tests-{name}"]
+        session.run(*chroot, "--", *session.posargs, external=True)
+
+    sid.__doc__ = f"The whole suite on {name} of the Debian sid chroot (.ci/sid-chroot)."
+
+
+if SID_SESSIONS.is_file():
+    for _name in SID_SESSIONS.read_text().split():
+        _make_sid_session(_name)

@@ -784,6 +784,26 @@ def test_recursion_limit_is_jsons(engine: str, make: Callable[[int], str]) -> No
     assert want <= max(sys.getrecursionlimit(), 10_000)
 
 
+@pytest.mark.parametrize("depth", [2000, 6000])
+def test_deep_nesting_with_a_hook_calls_it_as_json_does(engine: str, depth: int) -> None:
+    """Three objects closed (the hook called three times), then nesting past the recursion
+    limit on 3.9 to 3.12 (within it from 3.13). Without hooks a native build that reaches the
+    limit hands the text to json; with one it must not (the hook would run again for the same
+    objects): it raises RecursionError itself, after as many calls as json makes."""
+    doc = "[" + '{"a": 1}, ' * 3 + "[" * depth + "]" * depth + "]"
+
+    def run(parse: Callable[..., Any]) -> tuple[Any, ...]:
+        calls: list[dict[str, Any]] = []
+
+        def hook(obj: dict[str, Any]) -> dict[str, Any]:
+            calls.append(obj)
+            return obj
+
+        return (outcome(parse, doc, object_hook=hook)[0], len(calls))
+
+    assert run(loads(engine)) == run(json_loads)
+
+
 DEEP_SCRIPT = """
 import json, sys
 sys.path[:0] = {paths!r}

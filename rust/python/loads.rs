@@ -5,7 +5,9 @@
 //! decoding. Whatever the scanner cannot take (invalid text, non-UTF-8 bytes) returns
 //! `NotImplemented`, and the caller re-reads the text with the standard library, which gives
 //! its exact value or error. Nesting counts against the interpreter's recursion limit, as in
-//! json's own C scanner, so deep documents raise the same RecursionError.
+//! json's own C scanner; past it the standard library re-reads the text too (with hooks, which
+//! must not run twice, the RecursionError is raised here), so deep documents get json's answer
+//! on every version, also on 3.14+ where the limit is the C stack left.
 
 use std::ffi::CString;
 use std::ptr::NonNull;
@@ -117,6 +119,9 @@ struct Loader<'py, 'k> {
     /// Elements of the arrays, and keys and values of the objects, being read; innermost
     /// last.
     items: &'k mut Vec<Obj>,
+    /// Whether nesting past the interpreter's limit hands the text to the standard library
+    /// (no hooks: nothing the user sees runs twice) rather than raising RecursionError here.
+    reread_deep: bool,
 }
 
 #[inline]
@@ -168,12 +173,20 @@ impl<'py> Loader<'py, '_> {
     }
 
     /// Builds a container one level deeper, counted against the interpreter's recursion
-    /// limit as json's C scanner counts it (so the same documents raise RecursionError).
+    /// limit as json's C scanner counts it.
     #[inline]
     fn nested(&mut self, what: &std::ffi::CStr, build: impl FnOnce(&mut Self) -> Build) -> Build {
         // SAFETY: called with the interpreter held; every successful Enter is paired with a
         // Leave below. A failed Enter sets RecursionError.
         if unsafe { ffi::Py_EnterRecursiveCall(what.as_ptr()) } != 0 {
+            // Without hooks, the standard library reads the text again and answers as json
+            // does at this depth: from 3.14 the limit is the C stack left, which json's
+            // smaller frames reach later (a value where this builder would overflow).
+            if self.reread_deep {
+                // SAFETY: the interpreter is held; drops the RecursionError just set.
+                unsafe { ffi::PyErr_Clear() };
+                return Err(Stop::Bail);
+            }
             return Err(Stop::Raised);
         }
         let built = build(self);
@@ -493,6 +506,7 @@ pub fn loads_fast<'py>(
         hooks,
         keys: &mut shared.keys,
         items: &mut shared.stack.0,
+        reread_deep: no_hooks,
     };
     let mut scanner = Scanner::new(bytes);
     // Nothing built here is garbage until it is returned, so a collection in the middle only
