@@ -109,8 +109,12 @@ def _make_session(name: str, path: str, native: bool) -> None:
             )  # fmt: skip
             (wheel,) = Path(wheels).glob("jsondrip-*.whl")
             # --prefer-binary: an older wheel rather than a newer sdist to compile (hypothesis
-            # on 3.13t)
-            session.install("--prefer-binary", f"{wheel}[test]")
+            # on 3.13t). --only-binary for the compiled ones: 3.13t has wheels of older releases
+            # only (jiter 0.15, pydantic-core 2.41), and the newest pydantic (a pure wheel) pins
+            # a pydantic-core that is an sdist there, which pyo3 refuses to build for 3.13t.
+            session.install(
+                "--prefer-binary", "--only-binary=jiter,pydantic-core", f"{wheel}[test]"
+            )
         session.run("jsondrip", "--version")
         # Both cores (pytest-xdist), except on PyPy, whose workers die sending some test ids
         # (lone surrogates) back through execnet; `-- -n 0` runs in one process anywhere.

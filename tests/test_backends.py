@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from _support import error_tuple
+from _support import error_tuple, json_error
 
 import jsondrip
 
@@ -124,7 +124,7 @@ def test_backends_give_identical_errors(backend: str) -> None:
         with pytest.raises(jsondrip.JSONDecodeError) as info:
             parser.feed('{"a": [1, 2}')
         results.append(error_tuple(info.value))
-    assert results[-1] == ("Expecting ',' delimiter", 11, 1, 12)
+    assert results[-1] == json_error('{"a": [1, 2}')
     assert len(set(results)) == 1
 
 

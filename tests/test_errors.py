@@ -12,7 +12,7 @@ from _support import chars, error_tuple, json_error, outcome, same, single_bytes
 
 import jsondrip
 import jsondrip.twin
-from jsondrip._dialect import DIALECT
+from jsondrip._dialect import DIALECT, PYPY_DECODER
 from jsondrip.twin.errors import Dialect, ErrorKind
 
 TABLE = Path(__file__).parent / "data" / "error_cases.json"
@@ -64,6 +64,11 @@ def expected(case: Case) -> tuple[str, int, int, int]:
     return want
 
 
+@pytest.mark.skipif(
+    PYPY_DECODER,
+    reason="the table holds CPython's json kinds; PyPy's decoder has its own, which the other "
+    "tests here compare with the live json",
+)
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_table_is_what_json_loads_raises(case: Case) -> None:
     """The table's kind and position, in the running interpreter's dialect, are json's."""
@@ -81,7 +86,7 @@ def check_cut_short(error: json.JSONDecodeError, case: Case) -> None:
     read = len(case.text) if case.raise_at is None else case.raise_at + 1
     if error.pos < doc_start:  # a token that began before the text kept: the end of it
         assert doc_start + len(error.doc) == read
-    else:
+    elif not PYPY_DECODER:  # PyPy counts bytes, and points past a bad \uXXXX escape's end
         assert error.pos <= doc_start + len(error.doc)
 
 
@@ -136,7 +141,8 @@ DIALECTS = [Dialect(False, False), Dialect(True, False), Dialect(True, True)]
 
 def engine(backend: str, dialect: tuple[bool, bool]) -> Any:
     """An engine speaking the given json dialect, whatever the running interpreter's."""
-    options = {"mode": "stable", "max_depth": 1024, "max_size": None, "dialect": dialect}
+    # (trailing_comma, escape_at_end_unterminated): CPython's dialects, which both engines speak
+    options = {"mode": "stable", "max_depth": 1024, "max_size": None, "dialect": dialect[:2]}
     if backend == "native":
         return jsondrip._backends._native.NativeEngine(**options)
     return jsondrip.twin.PythonEngine(**options)
@@ -168,8 +174,10 @@ def test_every_dialect_gives_the_tables_kind_and_position(
 
 
 def test_the_running_interpreters_dialect() -> None:
-    """json added the trailing-comma message in 3.13; the dialect is read from json itself."""
-    assert DIALECT[0] is (sys.version_info >= (3, 13))
+    """json added the trailing-comma message in 3.13; the dialect is read from json itself
+    (PyPy's json.loads is its own decoder, _pypyjson, with its own words)."""
+    assert DIALECT[0] is (sys.version_info >= (3, 13) and not PYPY_DECODER)
+    assert PYPY_DECODER is (sys.implementation.name == "pypy")
 
 
 @pytest.mark.parametrize(
@@ -187,8 +195,10 @@ def test_trailing_comma_matches_json(backend: str, text: str) -> None:
 @pytest.mark.parametrize("control", ["\x00", "\x1f", "\n"])
 def test_control_character_ending_a_whole_fragment(backend: str, control: str) -> None:
     """A fragment of plain string text but its last character (the twin's shortcut declines)."""
-    want = ("error", "Invalid control character at", 11, 1, 12)
-    assert outcome(['{"a": "', "xy\u00a0", "z" + control, '"}'], backend=backend) == want
+    chunks = ['{"a": "', "xy\u00a0", "z" + control, '"}']
+    want = json_error("".join(chunks))
+    assert want is not None
+    assert outcome(chunks, backend=backend) == ("error", *want)
 
 
 # --- near misses: valid documents with one character deleted, inserted or replaced ---------
@@ -221,7 +231,7 @@ def test_near_misses_match_json(backend: str, seed: str) -> None:
         try:
             want = ("ok", json.loads(text))
         except json.JSONDecodeError as e:
-            want = ("error", e.msg, e.pos, e.lineno, e.colno)
+            want = ("error", *error_tuple(e))
         for chunks in ([text], chars(text)):
             got = outcome(chunks, backend=backend)
             good = got[0] == "ok" and same(got[1], want[1]) if want[0] == "ok" else got == want
@@ -265,7 +275,7 @@ def test_invalid_utf8_error_comes_at_the_bad_byte(backend: str) -> None:
 
 
 def test_json_error_before_bad_byte_wins(backend: str) -> None:
-    assert outcome([b"[a\xe5]"], backend=backend) == ("error", "Expecting value", 1, 1, 2)
+    assert outcome([b"[a\xe5]"], backend=backend) == ("error", *json_error("[a]"))  # type: ignore[misc]
 
 
 def test_held_back_bytes_then_str_is_invalid(backend: str) -> None:
@@ -335,7 +345,8 @@ def test_deep_nesting_within_a_large_max_depth(backend: str) -> None:
     parser.feed("[" * n)
     with pytest.raises(jsondrip.JSONDecodeError) as info:
         parser.close()
-    assert error_tuple(info.value) == ("Expecting value", n, 1, n + 1)
+    message = json_error("[")[0]  # type: ignore[index]  # (json itself recurses too deep)
+    assert error_tuple(info.value) == (message, n, 1, n + 1)
     parser = jsondrip.Parser(backend=backend, max_depth=n)
     value = parser.feed("[" * n + "]" * n)
     assert parser.done is True
@@ -387,7 +398,7 @@ def test_error_is_the_same_on_every_later_call(backend: str) -> None:
         with pytest.raises(jsondrip.JSONDecodeError) as again:
             call()
         assert error_tuple(again.value) == error_tuple(first.value)
-    assert error_tuple(first.value) == ("Expecting ',' delimiter", 8, 1, 9)
+    assert error_tuple(first.value) == json_error('{"a": 1 x')
 
 
 @pytest.mark.parametrize(
@@ -396,5 +407,6 @@ def test_error_is_the_same_on_every_later_call(backend: str) -> None:
 )
 def test_second_bom_in_bytes_is_not_a_bom(backend: str, chunks: list[str | bytes]) -> None:
     """json.loads(bytes) drops one leading BOM and checks no more: a second is just a char."""
-    assert json_error(b"\xef\xbb\xbf\xef\xbb\xbf[1]") == ("Expecting value", 0, 1, 1)
-    assert outcome(chunks, backend=backend) == ("error", "Expecting value", 0, 1, 1)
+    want = json_error(b"\xef\xbb\xbf\xef\xbb\xbf[1]")
+    assert want is not None and want[1:] == (0, 1, 1)
+    assert outcome(chunks, backend=backend) == ("error", *want)

@@ -13,6 +13,7 @@ import sys
 
 import pytest
 from _support import chars, error_tuple, json_error
+from conftest import skip_unless_native
 
 import jsondrip
 from jsondrip._errors import DOC_WINDOW
@@ -129,8 +130,10 @@ def test_the_issues_example(backend: str) -> None:
         parser.close()
     e = info.value
     assert type(e) is jsondrip.IncompleteJSONError
-    assert (e.msg, e.pos, e.lineno, e.colno) == ("Expecting ',' delimiter", 11, 1, 12)
-    assert str(e) == "Unexpected end of document, expecting ',' or ']': line 1 column 12 (char 11)"
+    want = json_error('{"a": [1, 2')
+    assert want is not None and error_tuple(e) == want
+    where = f"line {want[2]} column {want[3]} (char {want[1]})"
+    assert str(e) == f"Unexpected end of document, expecting ',' or ']': {where}"
     assert e.doc == '{"a": [1, 2' and e.doc_start == 0
 
 
@@ -165,6 +168,8 @@ def test_a_refused_number_is_not_incomplete(backend: str) -> None:
 @pytest.mark.parametrize("engine", ["native", "python"])
 @pytest.mark.parametrize("text", ['{"a": [1, 2', "[", "", '"abc', "tru", "1.", b'{"a": [1'])
 def test_loads_keeps_jsons_message_and_says_cut_short_by_type(engine: str, text: str) -> None:
+    if engine == "native":
+        skip_unless_native()
     with pytest.raises(json.JSONDecodeError) as want:
         json.loads(text)
     with pytest.raises(jsondrip.IncompleteJSONError) as got:
@@ -222,7 +227,9 @@ def test_doc_is_a_window_around_the_position_of_a_long_stream(backend: str) -> N
     with pytest.raises(jsondrip.JSONDecodeError) as info:
         parser.feed("2 x")
     e = info.value
-    assert (e.msg, e.pos) == ("Expecting ',' delimiter", len(body) + 2)
+    want = json_error(body + "2 x")
+    assert want is not None and (e.msg, e.pos) == want[:2]
+    assert e.pos == len(body) + 2
     # The fragment before (1000 characters) and the one being read: 100 KB were not kept.
     assert e.doc == body[-1000:] + "2 x" and e.doc_start == len(body) - 1000
     assert e.doc[e.pos - e.doc_start] == "x"

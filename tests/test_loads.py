@@ -129,7 +129,7 @@ def test_drop_in_names() -> None:
     assert out.getvalue() == '[1, "\\u00e9"]'
 
 
-@pytest.mark.parametrize("engine", ["native", "python", "jiter"])
+@pytest.mark.parametrize("engine", ["native", "python", "jiter"], indirect=True)
 def test_import_jsondrip_as_json_idioms(engine: str) -> None:
     """What code written for the standard module reaches for, with `json` being jsondrip."""
     import jsondrip as json_
@@ -382,7 +382,8 @@ def test_error_is_a_json_decode_error(engine: str) -> None:
         json_loads('{"a":\n [1,, 2]}')
     assert isinstance(got.value, jsondrip.JSONDecodeError)
     assert isinstance(got.value, ValueError)
-    assert str(got.value) == str(want.value) == "Expecting value: line 2 column 5 (char 10)"
+    assert str(got.value) == str(want.value)
+    assert str(got.value).endswith(": line 2 column 5 (char 10)")
 
 
 def test_many_similar_keys(engine: str) -> None:
@@ -950,7 +951,8 @@ def test_strict_false_and_cls_go_to_json(engine: str, stdlib_calls: list[Any]) -
     doc = '{"a": "tab\there", "b": [1.5]}'
     assert same(loads(engine)(doc, strict=False), json_loads(doc, strict=False))
     assert len(stdlib_calls) == 1
-    assert check(engine, doc, strict=True)[1] == "Invalid control character at"
+    # json's words, checked by `check` (its pure-Python scanner, PyPy's here, names the char)
+    assert check(engine, doc, strict=True)[1].startswith("Invalid control character")
 
     class Tagged(json.JSONDecoder):
         def decode(self, s: str, *args: Any, **kwargs: Any) -> Any:

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from typing import Any, Callable, Union
 
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 import jsondrip
 from jsondrip import MISSING
+from jsondrip._dialect import PYPY_DECODER
 
 SETTINGS = settings(
     max_examples=200,
@@ -248,8 +250,14 @@ def extends(old: Any, new: Any) -> bool:
 
 
 def bytes_loads(text: str) -> Any:
-    """json.loads(text.encode()) as it would be for UTF-8 input."""
-    return json.JSONDecoder().decode(text[1:] if text.startswith("\ufeff") else text)
+    """json.loads(text.encode()) as it would be for UTF-8 input: one leading BOM dropped, and
+    no BOM check after that. PyPy's json.loads reads the text with its own decoder, bytes too."""
+    text = text[1:] if text.startswith("\ufeff") else text
+    if PYPY_DECODER:
+        import _pypyjson  # type: ignore[import-not-found]
+
+        return _pypyjson.loads(text, json.JSONDecodeError)
+    return json.JSONDecoder().decode(text)
 
 
 def has_duplicate_keys(text: str) -> bool:
@@ -347,13 +355,31 @@ def test_outcome_is_json_loads(backend: str, text: str, mode: str, data: st.Data
         except json.JSONDecodeError as e:
             want = ("error", error_tuple(e))
         parser = jsondrip.Parser(backend=backend, mode=mode)
+        fed: list[Chunk] = []
         try:
             for chunk in chunks:
+                fed.append(chunk)
                 parser.feed(chunk)
             got: Any = ("ok", parser.close())
         except jsondrip.JSONDecodeError as e:
             got = ("error", error_tuple(e))
+            if PYPY_DECODER and len(fed) < len(chunks) and got[1][:2] == want[1][:2]:
+                want = ("error", pypy_streamed(want[1], fed))
         assert got[0] == want[0] and same(got[1], want[1]), (chunks, got, want)
+
+
+def pypy_streamed(error: tuple[str, int, int, int], fed: list[Chunk]) -> tuple[str, int, int, int]:
+    """PyPy's json error, as a parser that raised it before the end of the text can give it.
+
+    PyPy's position (in UTF-8 bytes, or past a bad \\uXXXX escape) can lie past the character
+    at fault, and json counts the newlines before the position for the line and column: those
+    not read yet when the parser raised cannot count (docs/packaging.md)."""
+    data = b"".join(c.encode("utf-8", "surrogatepass") if isinstance(c, str) else c for c in fed)
+    if isinstance(fed[0], bytes) and data.startswith(codecs.BOM_UTF8):
+        data = data[3:]  # skipped by the parser, dropped by json.loads(bytes)
+    read = codecs.utf_8_decode(data, "surrogatepass", False)[0]
+    located = json.JSONDecodeError(error[0], read, error[1])
+    return (error[0], error[1], located.lineno, located.colno)
 
 
 # --- (d) jiter mode is jiter -------------------------------------------------------------------

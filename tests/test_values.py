@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from _support import Chunk, error_tuple, feed_all, same, snapshot
+from _support import Chunk, error_tuple, feed_all, json_error, same, snapshot
 
 import jsondrip
 from jsondrip import MISSING
@@ -303,7 +303,7 @@ def test_error_stays(backend: str) -> None:
     before = snapshot(parser.feed("[1, "))
     with pytest.raises(jsondrip.JSONDecodeError) as first:
         parser.feed("x]")
-    expected = ("Expecting value", 4, 1, 5)
+    expected = json_error("[1, x]")
     assert error_tuple(first.value) == expected
     assert same(parser.value, before)
     with pytest.raises(jsondrip.JSONDecodeError) as again:
@@ -322,8 +322,9 @@ def test_error_is_json_decode_error(backend: str) -> None:
         jsondrip.Parser(backend=backend).feed("[}")
     assert isinstance(info.value, jsondrip.JSONDecodeError)
     assert isinstance(info.value, ValueError)
-    assert error_tuple(info.value) == ("Expecting value", 1, 1, 2)
-    assert str(info.value) == "Expecting value: line 1 column 2 (char 1)"
+    expected = json_error("[}")
+    assert expected is not None and error_tuple(info.value) == expected
+    assert str(info.value) == f"{expected[0]}: line 1 column 2 (char 1)"
 
 
 def test_str_bom_raises(backend: str) -> None:
@@ -337,7 +338,7 @@ def test_bytes_bom_positions_do_not_count_it(backend: str) -> None:
     with pytest.raises(jsondrip.JSONDecodeError) as info:
         jsondrip.Parser(backend=backend).feed(data)
     expected = error_tuple(_json_error(data))
-    assert expected == ("Expecting value", 4, 1, 5)
+    assert expected[1:] == (4, 1, 5)
     assert error_tuple(info.value) == expected
 
 
@@ -396,7 +397,7 @@ def test_parse_partial(backend: str, data: Chunk, mode: str, expected: Any) -> N
 def test_parse_partial_raises_on_invalid(backend: str) -> None:
     with pytest.raises(jsondrip.JSONDecodeError) as info:
         jsondrip.parse_partial('{"a" 1', backend=backend)
-    assert error_tuple(info.value) == ("Expecting ':' delimiter", 5, 1, 6)
+    assert error_tuple(info.value) == json_error('{"a" 1')
 
 
 # --- the two exceptions docs/semantics.md states ---------------------------------------------
@@ -472,13 +473,13 @@ def test_iter_values_raises_on_invalid_chunk(backend: str) -> None:
         for value in jsondrip.iter_values(["[1, ", "2 3]"], backend=backend):
             seen.append(snapshot(value))
     assert seen == [[1]]
-    assert error_tuple(info.value) == ("Expecting ',' delimiter", 6, 1, 7)
+    assert error_tuple(info.value) == json_error("[1, 2 3]")
 
 
 def test_iter_values_truncated_stream_raises(backend: str) -> None:
     with pytest.raises(jsondrip.JSONDecodeError) as info:
         list(jsondrip.iter_values(["[1, ", "2"], backend=backend))
-    assert error_tuple(info.value) == ("Expecting ',' delimiter", 5, 1, 6)
+    assert error_tuple(info.value) == json_error("[1, 2")
 
 
 async def _agen(chunks: list[Chunk]) -> AsyncIterator[Chunk]:
@@ -505,7 +506,7 @@ def test_aiter_values_jiter_mode_and_error(backend: str) -> None:
 
     with pytest.raises(jsondrip.JSONDecodeError) as info:
         asyncio.run(run())
-    assert error_tuple(info.value) == ("Expecting ',' delimiter", 3, 1, 4)
+    assert error_tuple(info.value) == json_error("[10x")
 
 
 def test_nan_snapshots_compare_with_same() -> None:

@@ -197,21 +197,24 @@ impl NativeEngine {
 
     /// With `schema=`: the typed view of the value at the JSON Pointer `path` (a
     /// `jsondrip.schema.Progress`), read from the checker's open frames.
+    /// `path` is taken as any object (no extraction: this runs after every fragment) and
+    /// refused with the twin's TypeError unless it is a str; None is the root.
     #[pyo3(signature = (path = None))]
-    fn progress(
-        &mut self,
-        py: Python<'_>,
-        path: Option<Bound<'_, PyString>>,
-    ) -> PyResult<Py<PyAny>> {
+    fn progress(&mut self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
         if self.schema.is_none() {
             return Err(PyValueError::new_err(
                 "progress() needs a Parser made with schema=...",
             ));
         }
         self.refresh(py)?;
-        let path = path.unwrap_or_else(|| PyString::intern(py, ""));
         let schema = self.schema.as_mut().expect("checked above");
-        schema.progress(py, self.builder.root.as_ref(), &path)
+        match path {
+            Some(path) => schema.progress(py, self.builder.root.as_ref(), path),
+            None => {
+                let root = PyString::intern(py, "");
+                schema.progress(py, self.builder.root.as_ref(), root.as_any())
+            }
+        }
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {

@@ -3,7 +3,7 @@
 //! Python the twin calls), its violation raised as `jsondrip.SchemaViolation`, and the typed
 //! view (`progress`) read without walking the document. Twin: `src/jsondrip/twin/schema/`.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -160,6 +160,10 @@ pub struct SchemaCheck {
     pointer: Option<Pointer>,
     /// The last Progress made, with its state and value, returned again while they hold.
     last: Option<(&'static str, usize, Py<PyAny>)>,
+    /// When `last` is an arriving dict or list: the open frames its path needs. While the
+    /// checker's low water stays at or above it, that frame stayed open (the same live
+    /// container, no value replaced on the way to it): `last` holds without a lookup.
+    last_open: Option<usize>,
 }
 
 impl SchemaCheck {
@@ -181,6 +185,7 @@ impl SchemaCheck {
             accepted: Vec::new(),
             pointer: None,
             last: None,
+            last_open: None,
         })
     }
 
@@ -259,13 +264,33 @@ impl SchemaCheck {
         &mut self,
         py: Python<'_>,
         root: Option<&Py<PyAny>>,
-        path: &Bound<'_, PyString>,
+        path: &Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
-        let same = self.pointer.as_ref().is_some_and(|p| {
-            p.path.as_ptr() == path.as_ptr()
-                || p.path.bind(py).as_any().eq(path.as_any()).unwrap_or(false)
-        });
+        // The path a reader polls is the same object each time: an identity check first.
+        let same_object = self
+            .pointer
+            .as_ref()
+            .is_some_and(|p| p.path.as_ptr() == path.as_ptr());
+        let low_water = self.checker.take_low_water();
+        if same_object && self.last_open.is_some_and(|open| low_water >= open) {
+            if let Some((_, _, made)) = &self.last {
+                return Ok(made.clone_ref(py));
+            }
+        }
+        self.last_open = None;
+        let same = same_object || {
+            let Ok(path) = path.cast::<PyString>() else {
+                return Err(PyTypeError::new_err(format!(
+                    "progress() takes a str path (a JSON Pointer such as '/records/0'), not {}",
+                    path.get_type().name()?
+                )));
+            };
+            self.pointer
+                .as_ref()
+                .is_some_and(|p| p.path.bind(py).as_any().eq(path).unwrap_or(false))
+        };
         if !same {
+            let path = path.cast::<PyString>()?;
             let tokens = progress_module(py)?.call_method1("split_pointer", (path,))?;
             let tokens = tokens.cast::<PyList>()?;
             let mut bytes = Vec::new();
@@ -303,9 +328,16 @@ impl SchemaCheck {
             None => ("FINAL", None),
         };
         let value_ptr = value.as_ref().map_or(0, |v| v.as_ptr() as usize);
+        // An arriving container is the same live object while its frame stays open.
+        let container = value.as_ref().is_some_and(|v| {
+            let v = v.bind(py);
+            v.is_exact_instance_of::<PyDict>() || v.is_exact_instance_of::<PyList>()
+        });
+        let open_needed = (state == "ARRIVING" && container).then_some(pointer.tokens.len() + 1);
         if candidates.is_none() {
             if let Some((s, v, made)) = &self.last {
                 if *s == state && *v == value_ptr {
+                    self.last_open = open_needed;
                     return Ok(made.clone_ref(py));
                 }
             }
@@ -332,6 +364,7 @@ impl SchemaCheck {
         let made = make.bind(py).call1((args,))?.unbind();
         if !made_candidates {
             self.last = Some((state, value_ptr, made.clone_ref(py)));
+            self.last_open = open_needed;
         }
         Ok(made)
     }

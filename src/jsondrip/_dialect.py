@@ -12,6 +12,10 @@ version number (a patch release may carry a fix):
 
 The answer goes to the engine of either backend as `dialect=(trailing_comma,
 escape_at_end_unterminated)` (rust/core/error.rs `Dialect`, twin/errors.py `Dialect`).
+
+PyPy's `json.loads` (without hooks) is another decoder altogether, `_pypyjson`: `x` is
+"Unexpected 'x'" where CPython says "Expecting value", and its positions count UTF-8 bytes.
+`PYPY_DECODER` says so; the twin (PyPy's only backend) then speaks it (`Dialect.pypy`).
 """
 
 from __future__ import annotations
@@ -36,3 +40,6 @@ def detect() -> tuple[bool, bool]:
 
 DIALECT = detect()
 """The running interpreter's json dialect."""
+
+PYPY_DECODER = _message("x") == "Unexpected 'x'"
+"""The running interpreter's json.loads is PyPy's decoder (_pypyjson), not CPython's."""

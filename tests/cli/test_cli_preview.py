@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from _cli_support import DEMO_IDS, run
+from _support import json_error
 from conftest import corpus_dir
 
 import jsondrip
@@ -380,9 +381,9 @@ def test_a_broken_stream_is_one_message_and_a_traceback_only_with_debug(tmp_path
     quiet = run("preview", str(path))
     assert quiet.status == 1
     assert "Traceback" not in quiet.stderr
-    assert quiet.stderr == (
-        "jsondrip: broken.jsonl: event 2: Expecting value: line 1 column 1 (char 0)\n"
-    )
+    msg, pos, line, column = json_error("not json")  # type: ignore[misc]
+    where = f"line {line} column {column} (char {pos})"
+    assert quiet.stderr == f"jsondrip: broken.jsonl: event 2: {msg}: {where}\n"
     loud = run("preview", "--debug", str(path))
     assert loud.status == 1
     assert loud.stderr.startswith("Traceback (most recent call last):\n")

@@ -12,6 +12,7 @@ import contextlib
 import gc
 import os
 import sys
+import sysconfig
 from typing import Callable
 
 import pytest
@@ -25,6 +26,31 @@ tracemalloc = pytest.importorskip(
 
 CYCLES = 200_000
 MB = 1024 * 1024
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def collect() -> None:
+    """Free all garbage, memory included: gc.collect(), and on a free-threaded build a second
+    one. There, the storage that other threads may read without a lock (a list's item array,
+    a dict's keys, once the object is shared) is freed through QSBR: queued when the garbage
+    is deleted, released once every thread has passed a quiescent state. A collection releases
+    the queue first and deletes its garbage after (CPython 3.13 Python/gc_free_threading.c:
+    process_delayed_frees, then delete_garbage), so one collection leaves the memory of what
+    it just freed still allocated: tracemalloc and sys.getallocatedblocks() count it, and
+    the count grows with the garbage, like a leak (it was 400 KB after 25,000 parser cycles
+    on 3.13.5t). The second collection releases it; a real leak stays."""
+    gc.collect()
+    if FREE_THREADED:
+        gc.collect()
+
+
+# The free-threaded build allocates with mimalloc, which keeps freed pages for reuse and fills
+# them in its own pattern: the RSS climbs to a plateau a few MB up and stays there (5 to 7 MB on
+# 3.13.5t, flat from 50,000 to 300,000 parser cycles: no leak, which would keep climbing).
+# There the RSS run starts after a warm-up as long as itself, and may grow by 4 MB; the twin's
+# leaks are caught by tracemalloc anyway (a leak of 6 bytes a cycle passes its 64 KB bound
+# long before it shows in the RSS), and no native build exists for 3.13t.
+RSS_BOUND = 4 * MB if FREE_THREADED else 1 * MB
 
 
 def rss() -> int:
@@ -41,17 +67,17 @@ def growth(work: Callable[[int], None], count: int, traced_count: int) -> tuple[
     in bytes, after a warm-up (caches, free lists and arenas fill up first). tracemalloc slows
     every allocation tenfold, so it watches fewer runs; it sees every byte the twin allocates,
     and the RSS sees the native core's."""
-    work(max(count // 10, traced_count))
-    gc.collect()
+    work(count if FREE_THREADED else max(count // 10, traced_count))
+    collect()
     before_rss = rss()
     work(count)
-    gc.collect()
+    collect()
     resident = rss() - before_rss
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         work(traced_count)
-        gc.collect()
+        collect()
         traced = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
@@ -87,7 +113,7 @@ def test_create_feed_close_cycles_leave_memory_flat(backend: str) -> None:
     million: that takes the twin 15 s and proves no more."""
     traced, resident = growth(cycles(backend), *counts(backend, CYCLES, CYCLES // 4))
     assert traced < 64 * 1024, traced
-    assert resident < 1 * MB, resident
+    assert resident < RSS_BOUND, resident
 
 
 @needs_proc
@@ -108,7 +134,7 @@ def test_a_million_one_byte_feeds_leave_memory_flat(backend: str) -> None:
     traced, resident = growth(work, count, traced_count)
     assert parser.value == {"a": [1, "xy"]}
     assert traced < 64 * 1024, traced
-    assert resident < 1 * MB, resident
+    assert resident < RSS_BOUND, resident
 
 
 @needs_proc
@@ -130,14 +156,14 @@ def test_consumed_input_is_not_kept(backend: str, opening: str, unit: str) -> No
     chunk = (unit * (64 * 1024 // len(unit))).encode()
     inside_string = opening == '["'
     size = 256 * 1024 if backend == "python" and inside_string else 10 * MB
-    gc.collect()
+    collect()
     before_rss = rss()
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
         for _ in range(size // len(chunk)):
             parser.feed(chunk)
-        gc.collect()
+        collect()
         traced = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
@@ -169,7 +195,7 @@ def test_a_failed_parser_fed_again_stays_flat(backend: str) -> None:
 
     traced, resident = growth(work, *counts(backend, 100_000, 20_000))
     assert traced < 64 * 1024, traced
-    assert resident < 1 * MB, resident
+    assert resident < RSS_BOUND, resident
 
 
 def _fail_in_own_frame(backend: str, doc: str) -> None:
@@ -190,9 +216,9 @@ def test_failed_parses_in_their_own_frames_are_freed(backend: str, doc: str) -> 
     native class)."""
     for _ in range(100):
         _fail_in_own_frame(backend, doc)
-    gc.collect()
+    collect()
     before = sys.getallocatedblocks()
     for _ in range(2_000):
         _fail_in_own_frame(backend, doc)
-    gc.collect()
+    collect()
     assert sys.getallocatedblocks() - before < 100

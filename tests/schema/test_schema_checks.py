@@ -211,6 +211,19 @@ def test_progress_says_missing_arriving_or_final(backend: str) -> None:
         parser.progress("/unit", "/days")  # type: ignore[call-arg]
 
 
+@pytest.mark.parametrize(("path", "kind"), [(0, "int"), (b"/unit", "bytes"), (["unit"], "list")])
+def test_progress_refuses_a_path_that_is_not_a_str(backend: str, path: object, kind: str) -> None:
+    parser = jsondrip.Parser(schema={"properties": {"unit": {"enum": ["C", "F"]}}}, backend=backend)
+    parser.feed('{"unit": "C')
+    assert parser.progress("/unit").state == "arriving"  # a cached path first: still checked
+    message = f"progress() takes a str path (a JSON Pointer such as '/records/0'), not {kind}"
+    with pytest.raises(TypeError) as refused:
+        parser.progress(path)  # type: ignore[arg-type]
+    assert str(refused.value) == message
+    assert parser.progress(None) == parser.progress("")  # type: ignore[arg-type]  # the root
+    assert parser.progress("/unit") == ("arriving", "C", ["C"])
+
+
 def test_a_number_is_arriving_until_its_end_is_certain(backend: str) -> None:
     parser = jsondrip.Parser(schema={"type": "array"}, backend=backend)
     parser.feed("[12")

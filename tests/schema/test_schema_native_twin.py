@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from _support import same
+from _support import same, snapshot
 from conftest import NO_NATIVE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -144,6 +144,22 @@ def trace(schema: Schema, pieces: list[Any], backend: str, polled: list[str]) ->
     return seen
 
 
+def trace_one(schema: Schema, pieces: list[Any], backend: str, path: str) -> list[Any]:
+    """One path polled after every feed, its whole answer (the live value copied as it is
+    then): the reader the native glue keeps its last answer for while the path stays open."""
+    parser = jsondrip.Parser(schema=schema, backend=backend)
+    seen: list[Any] = []
+    try:
+        for piece in pieces:
+            parser.feed(piece)
+            state, value, candidates = parser.progress(path)
+            seen.append([state, snapshot(value), candidates])
+        seen.append(["close", parser.close()])
+    except SchemaViolation as violation:
+        seen.append([str(violation), violation.path, violation.pos, violation.keyword])
+    return seen
+
+
 def _byte_cuts(text: str, rnd: random.Random) -> list[bytes]:
     data = text.encode("utf-8", "surrogatepass")
     points = sorted(rnd.sample(range(1, len(data)), min(len(data) - 1, 6))) if len(data) > 1 else []
@@ -171,6 +187,44 @@ def test_native_and_twin_agree_on_every_chunk(
         assert len(native) == len(twin), (schema, text, native[-1], twin[-1])
         for one, other in zip(native, twin):
             assert same(list(one), list(other)), (schema, text, one, other)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(schemas(), flat_schemas()),
+    st.one_of(DOCUMENTS, SCHEMA_AND_VALUE.map(lambda pair: pair[1])),
+    st.randoms(use_true_random=False),
+)
+def test_native_and_twin_agree_on_one_path_polled_throughout(
+    schema: Any, document: Any, rnd: random.Random
+) -> None:
+    try:
+        compiled = Schema(schema)
+    except ValueError:
+        return
+    text = render(document, rnd)
+    every = paths(json.loads(text))
+    for path in {every[0], rnd.choice(every), rnd.choice(every)}:
+        for pieces in (cuts(text, rnd), list(text)):
+            native = trace_one(compiled, pieces, "native", path)
+            twin = trace_one(compiled, pieces, "python", path)
+            assert same(native, twin), (schema, text, path, native, twin)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [1, [2]], "a": [3, {"b": 4}], "c": {"d": [5]}}',  # a repeated key: a new list
+        '[[1, 2], [3, [4, 5]], {"x": [6]}]',
+        '{"a": {"a": {"a": []}}, "b": {"a": {}}}',
+    ],
+)
+@pytest.mark.parametrize("path", ["", "/a", "/1", "/a/a", "/c", "/1/1"])
+def test_one_container_path_polled_after_every_character(text: str, path: str) -> None:
+    schema = Schema({})
+    native = trace_one(schema, list(text), "native", path)
+    twin = trace_one(schema, list(text), "python", path)
+    assert same(native, twin), (text, path, native, twin)
 
 
 def test_the_comparison_bites() -> None:

@@ -9,11 +9,15 @@ from typing import Any
 
 import pytest
 from _toolcall_support import make_acc_fixture  # noqa: F401 - make_acc is a fixture
+from conftest import NO_NATIVE
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from jsondrip.toolcalls import shortcut
 from jsondrip.toolcalls.shortcut import ChunkMatcher
+
+if NO_NATIVE is not None:  # the twins compared here are the native one and the Python one
+    pytest.skip(NO_NATIVE, allow_module_level=True)
 
 PREFIX = 'event: x\ndata: {"t":"d","delta":{"partial_json":"'
 MIDDLE = '},"obfuscation":"'  # the text between the two literals' quotes

@@ -288,6 +288,9 @@ pub struct Checker {
     /// The open frames are `frames[..depth]`; the rest are kept for reuse.
     frames: Vec<Frame>,
     depth: usize,
+    /// The lowest `depth` since [`Checker::take_low_water`] last read it: while it stays at or
+    /// above a frame's depth, that frame and every frame below it are the same open values.
+    low_water: usize,
     pub root_done: bool,
 }
 
@@ -299,6 +302,7 @@ impl Checker {
             checks: Vec::new(),
             frames: Vec::new(),
             depth: 0,
+            low_water: 0,
             root_done: false,
         }
     }
@@ -1272,6 +1276,7 @@ impl Checker {
             }
         }
         self.depth -= 1;
+        self.low_water = self.low_water.min(self.depth);
         if self.frames[frame].kind != Kind::Key {
             for check in range.clone() {
                 let c = &self.checks[check];
@@ -1360,5 +1365,12 @@ impl Checker {
     /// Is any value open?
     pub fn open(&self) -> bool {
         self.depth > 0
+    }
+
+    /// The lowest number of open frames since the last call (then starts again from now): a
+    /// reader that saw the value at a path of `n` tokens arriving sees the same open value
+    /// while this stays above `n`.
+    pub fn take_low_water(&mut self) -> usize {
+        std::mem::replace(&mut self.low_water, self.depth)
     }
 }

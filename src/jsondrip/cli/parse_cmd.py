@@ -25,6 +25,7 @@ import jsondrip
 
 from .. import MISSING, JSONDecodeError, Parser, parse_partial
 from .._changes import escape_token
+from .._dialect import PYPY_DECODER
 from .errors import CLIError, UsageError, write_text
 from .ndjson import dumps
 
@@ -113,9 +114,19 @@ def format_error(text: str, error: JSONDecodeError, source: str, *, incomplete: 
     """
     if incomplete:
         return _truncated(text, error, source)
-    where = f"line {error.lineno}, column {error.colno} (character {error.pos})"
+    pos, lineno, colno = error.pos, error.lineno, error.colno
+    if PYPY_DECODER and not text.isascii():  # PyPy's json counts UTF-8 bytes: show characters
+        pos = character_index(text, pos)
+        lineno = text.count("\n", 0, pos) + 1
+        colno = pos - text.rfind("\n", 0, pos)
+    where = f"line {lineno}, column {colno} (character {pos})"
     head = f"jsondrip: {source}: invalid JSON: {error.msg}{_joint(error.msg)}{where}\n"
-    return head + caret_excerpt(text, error.pos, error.lineno)
+    return head + caret_excerpt(text, pos, lineno)
+
+
+def character_index(text: str, byte_pos: int) -> int:
+    """The index of the character at UTF-8 byte `byte_pos` of `text` (PyPy's positions)."""
+    return len(text.encode("utf-8", "surrogatepass")[:byte_pos].decode("utf-8", "ignore"))
 
 
 def _truncated(text: str, error: JSONDecodeError, source: str) -> str:
@@ -124,8 +135,11 @@ def _truncated(text: str, error: JSONDecodeError, source: str) -> str:
     colno = end - (text.rfind("\n", 0, end) + 1) + 1
     where = f"line {lineno}, column {colno} (character {end})"
     expected = error.msg
-    if error.pos < end:  # where the unfinished part began ("Unterminated string starting at")
-        expected += f"{_joint(error.msg)}character {error.pos}"
+    start = error.pos
+    if PYPY_DECODER and not text.isascii():
+        start = character_index(text, start)
+    if start < end:  # where the unfinished part began ("Unterminated string starting at")
+        expected += f"{_joint(error.msg)}character {start}"
     head = (
         f"jsondrip: {source}: incomplete JSON: truncated at {where}, before the document is "
         f"complete ({expected})\n"

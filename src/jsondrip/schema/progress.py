@@ -58,8 +58,18 @@ _SPLIT: dict[str, tuple[str, ...]] = {}  # the paths a reader polls, split once
 
 def progress(checker: Checker, root: Any, path: str) -> Progress:
     """The `Progress` of the value at `path`, given the live value `root`."""
-    tokens = _SPLIT.get(path)
+    try:
+        tokens = _SPLIT.get(path)
+    except TypeError:  # unhashable: not a str, refused below
+        tokens = None
     if tokens is None:
+        if not isinstance(path, str):
+            if path is not None:
+                raise TypeError(
+                    "progress() takes a str path (a JSON Pointer such as '/records/0'), "
+                    f"not {type(path).__name__}"
+                )
+            path = ""  # None is the root, as on the native backend
         tokens = tuple(split_pointer(path))
         if len(_SPLIT) < 4096:
             _SPLIT[path] = tokens

@@ -48,6 +48,33 @@ class ErrorKind(enum.Enum):
     """A byte that no UTF-8 text holds here (detail: the byte)."""
     Refused = "{}"
     """The builder refused a value (an integer past the digit limit; detail: its message)."""
+    # PyPy's own decoder (_pypyjson, used by its json.loads): its words, which are not
+    # CPython's; only the twin speaks them (PyPy has no native build). Positions are PyPy's too.
+    PyPyUnexpected = "Unexpected '{}'"
+    """A value must start here (detail: the character; at the end, NUL)."""
+    PyPyUnexpectedInArray = "Unexpected '{}' when decoding array"
+    """After a value in an array: neither `,` nor `]` (detail: the character)."""
+    PyPyUnexpectedInObject = "Unexpected '{}' when decoding object"
+    """After a value in an object: neither `,` nor `}` (detail: the character)."""
+    PyPyUnterminatedArray = "Unterminated array starting at"
+    """The text ends (or a NUL comes) after a value in the array opened just before here."""
+    PyPyUnterminatedObject = "Unterminated object starting at"
+    """The text ends (or a NUL comes) after a value in the object opened just before here."""
+    PyPyKeyNotString = "Key name must be string at char"
+    """A key in double quotes must start here."""
+    PyPyKeyNotStringInDict = "Key name must be string at char %d"
+    """The same, in an object PyPy has moved to a plain dict (PyPy leaves the `%d`)."""
+    PyPyNoColon = "No ':' found at"
+    """A `:` must follow the key."""
+    PyPyLiteral = "Error when decoding {}"
+    """The literal begun just before here is not one (detail: its name)."""
+    PyPyExpectedDigit = "Expected digit"
+    """After `-`, or after a `.`, a digit must come."""
+    PyPyInvalidEscape = "Invalid \\escape: {}"
+    """A backslash followed by a letter that makes no escape (detail: `x (char N)`, or
+    `(char N)` for a character up to the space, N the backslash's position)."""
+    PyPyInvalidUnicodeEscape = "Invalid \\uXXXX escape (char %d)"
+    """`\\u` not followed by four hex digits (PyPy leaves the `%d` unformatted)."""
 
     def message(self, detail: object = None) -> str:
         """json's message for this kind."""
@@ -62,17 +89,29 @@ class Dialect(NamedTuple):
     escape_at_end_unterminated: bool = False
     """A text ending right after a whole `\\uXXXX` escape is an unterminated string (CPython
     gh-152052), not InvalidUnicodeEscape."""
+    pypy: bool = False
+    """PyPy's decoder (_pypyjson): its own messages, and positions counted in UTF-8 bytes
+    (twin only: docs/packaging.md, "PyPy's json")."""
 
 
 class MachineError(Exception):
     """Raised by the machine: a kind (with its detail) and a position; the stream turns it
     into the public JSONDecodeError with line, column and the text around the position."""
 
-    def __init__(self, kind: ErrorKind, pos: int, detail: object = None) -> None:
+    def __init__(
+        self,
+        kind: ErrorKind,
+        pos: int,
+        detail: object = None,
+        located: tuple[int, int, int, int] | None = None,
+    ) -> None:
         super().__init__(kind, pos, detail)
         self.kind = kind
         self.pos = pos
         self.detail = detail
+        # PyPy's errors, whose `pos` counts UTF-8 bytes: (the character position at fault, a
+        # character position before the error's, the line of that one, that line's start)
+        self.located = located
 
     @property
     def msg(self) -> str:

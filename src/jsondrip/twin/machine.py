@@ -19,15 +19,22 @@ The rules:
   number ends it (and is read again in the state that follows the value).
 - LITERAL matches true, false, null, NaN, Infinity and -Infinity letter by letter.
 - After a value: ARRAY_NEXT, OBJECT_NEXT or DONE, by what is open (`after_value`).
+
+In PyPy's dialect (`Dialect.pypy`, twin only) the same transitions fail with the errors of
+PyPy's decoder instead (`PyPyErrors`, twin/pypy.py): its words, positions and quirks.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
 from .errors import Dialect, ErrorKind, MachineError
 from .number import NumberDigest
+
+if TYPE_CHECKING:
+    from .pypy import PyPyErrors
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
 VALUE = 0
@@ -193,6 +200,7 @@ class Machine:
         self.hex = ""  # hex digits of a \u escape so far
         self.high = 0  # a high surrogate waiting for its low half, or 0
         self.escape_end = -1  # position just after the last \u escape
+        self.high_lookahead = False  # the \u escape read is the one after a high surrogate
         # The number's text so far, in pieces (a str grown by += on an attribute is copied at
         # every append: quadratic in a long number fed a byte at a time).
         self.number: list[str] = []
@@ -203,6 +211,12 @@ class Machine:
         self.number_valid = 0  # length of the longest prefix that is a number
         self.literal = ""
         self.literal_len = 0
+        self.escaped = False  # the string has had a backslash (PyPy's positions depend on it)
+        self.pypy: PyPyErrors | None = None
+        if dialect.pypy:
+            from .pypy import PyPyErrors  # it reads this module's states
+
+            self.pypy = PyPyErrors(self)
 
     # -- transitions shared by many states ---------------------------------------------------
 
@@ -244,12 +258,17 @@ class Machine:
             self.in_key = False
             self.parts = []
             self.string_dirty = True
+            self.escaped = False
+            if self.pypy:
+                self.pypy.string_opened(pos)
             return STRING
         if c == "{" or c == "[":
             if len(self.stack) >= self.max_depth:
                 raise self.fail(ErrorKind.MaxDepth, pos, self.max_depth)
             is_object = c == "{"
             self.stack.append(is_object)
+            if self.pypy:
+                self.pypy.container_opened(pos)
             self.builder.begin_container(is_object)
             return OBJECT_FIRST if is_object else ARRAY_FIRST
         if c == "-" or "0" <= c <= "9":
@@ -275,10 +294,14 @@ class Machine:
             raise self.fail(ErrorKind.TrailingCommaInArray, self.comma[0])
         if c == "\ufeff" and pos == 0 and not self.bom_skipped:
             raise self.fail(ErrorKind.UnexpectedBom, 0)
+        if self.pypy:
+            raise self.pypy.structural(VALUE, c, pos, pos)
         raise self.fail(ErrorKind.ExpectingValue, pos)
 
     def end_container(self) -> int:
         self.stack.pop()
+        if self.pypy:
+            self.pypy.container_closed()
         self.builder.end_container()
         return self.after_value()
 
@@ -292,8 +315,11 @@ class Machine:
             raise self.fail(ErrorKind.Refused, self.token_start, e.msg) from None
         return self.after_value()
 
-    def number_error(self) -> MachineError:
-        """The number stopped being one: json reports what follows its longest valid prefix."""
+    def number_error(self, cur: int) -> MachineError:
+        """The number stopped being one (at `cur`, the character that cannot continue it, or
+        the end): json reports what follows its longest valid prefix."""
+        if self.pypy:
+            return self.pypy.number(cur)
         if self.number_valid == 0:
             return self.fail(ErrorKind.ExpectingValue, self.token_start)
         return self.fail(EXPECTING[self.after_value()], self.token_start + self.number_valid)
@@ -324,6 +350,8 @@ class Machine:
         if self.in_key:
             if not self.stack or not self.stack[-1]:
                 raise AssertionError("a key outside an object")
+            if self.pypy:
+                self.pypy.key(text)
             self.builder.set_key(text)
             return OBJECT_COLON
         self.builder.string(text, True)
@@ -346,11 +374,15 @@ class Machine:
             # A printable text holds no control character; the rare legal unprintable ones
             # (NBSP, U+2028) take the loop. Nothing waits in `parts`: every feed flushes it.
             self.offset += len(text)
+            if self.pypy:
+                self.pypy.read(text)
             if text:
                 self.builder.string(text, False)
             return
         n = len(text)
         i = 0
+        if self.pypy:
+            self.pypy.reading(text)
         try:
             while i < n:
                 state = self.state
@@ -366,6 +398,8 @@ class Machine:
                     i = self.read_escape(text, i, n)
         finally:
             self.offset += n
+            if self.pypy:
+                self.pypy.read(text)
         self.flush()
 
     # -- the pieces of `feed`, one per family of states (Rust: the `read_*` of `run`) --------
@@ -387,7 +421,10 @@ class Machine:
                 self.state = self.end_string()
                 return i
             if c != "\\":
+                if self.pypy:
+                    raise self.pypy.control(c, self.offset + j)
                 raise self.fail(ErrorKind.InvalidControlCharacter, self.offset + j)
+            self.escaped = True
             char = ESCAPES.get(text[i]) if i < n else None
             if char is None:
                 self.state = ESCAPE
@@ -421,6 +458,8 @@ class Machine:
                         state = self.begin_value(c, pos)
                     elif c == "}" and state == OBJECT_KEY and self.dialect.trailing_comma:
                         raise self.fail(ErrorKind.TrailingCommaInObject, self.comma[0])
+                    elif self.pypy:
+                        raise self.pypy.structural(state, c, pos, pos)
                     else:
                         raise self.fail(EXPECTING[state], pos)
                 elif nxt == CLOSE:
@@ -429,6 +468,9 @@ class Machine:
                     self.token_start = pos
                     self.in_key = True
                     self.parts = []
+                    self.escaped = False
+                    if self.pypy:
+                        self.pypy.string_opened(pos)
                     state = STRING
                 else:  # after `,` (VALUE, OBJECT_KEY) or `:` (VALUE)
                     if c == "," and self.dialect.trailing_comma:
@@ -465,7 +507,7 @@ class Machine:
                 self.literal_len = 1
                 self.state = LITERAL
             elif not NUMBER_ACCEPTING[sub]:
-                raise self.number_error()
+                raise self.number_error(self.offset + k)
             else:
                 self.state = self.end_number()
         return k
@@ -475,6 +517,8 @@ class Machine:
         literal = self.literal
         while i < n:
             if text[i] != literal[self.literal_len]:
+                if self.pypy:
+                    raise self.pypy.literal(self.offset + i)
                 raise self.fail(ErrorKind.ExpectingValue, self.token_start)
             self.literal_len += 1
             i += 1
@@ -496,16 +540,21 @@ class Machine:
                     i += 1
                     if c == "u":
                         self.hex = ""
+                        self.high_lookahead = False
                         state = UNICODE
                     else:
                         char = ESCAPES.get(c)
                         if char is None:
+                            if self.pypy:
+                                raise self.pypy.escape(c, offset + i - 1)
                             raise self.fail(ErrorKind.InvalidEscape, offset + i - 2)
                         self.parts.append(char)
                         self.string_dirty = True
                         state = STRING
                 elif state == UNICODE:
                     if c not in HEX:
+                        if self.pypy:
+                            raise self.pypy.unicode_escape(offset + i)
                         pos = offset + i - len(self.hex) - 1
                         raise self.fail(ErrorKind.InvalidUnicodeEscape, pos)
                     i += 1
@@ -519,6 +568,7 @@ class Machine:
                 elif state == SURROGATE_U and c == "u":  # the low half may follow
                     i += 1
                     self.hex = ""
+                    self.high_lookahead = True
                     state = UNICODE
                 else:  # no low half: keep the lone surrogate; c is string content, or the
                     # letter of another escape (its backslash is read)
@@ -557,9 +607,12 @@ class Machine:
         """The stream ended: finish a number, then insist that the document is complete."""
         state = self.state
         end = self.offset
+        if self.pypy:
+            self.pypy.close()
+            return
         if state == NUMBER:
             if not NUMBER_ACCEPTING[self.number_state]:
-                raise self.number_error()
+                raise self.number_error(end)
             if self.stack:  # cut inside a container: the number may be cut too, never show it
                 raise self.fail(EXPECTING[self.after_value()], end)
             state = self.state = self.end_number()

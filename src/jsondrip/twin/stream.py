@@ -15,14 +15,14 @@ import copy
 from typing import Any, NoReturn, Union
 
 from .._changes import Change
-from .._dialect import DIALECT
+from .._dialect import DIALECT, PYPY_DECODER
 from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
 from .errors import Dialect, ErrorKind, MachineError
 from .machine import Machine
 
 Chunk = Union[str, bytes, bytearray, memoryview]
-RUNNING = Dialect(*DIALECT)
+RUNNING = Dialect(*DIALECT, pypy=PYPY_DECODER)
 """The running interpreter's json dialect: an engine's unless it is given another."""
 IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
 BOM = codecs.BOM_UTF8
@@ -146,11 +146,17 @@ class PythonEngine:
         detail: object = None,
         current: str = "",
         expected: str | None = None,
+        located: tuple[int, int, int, int] | None = None,
     ) -> NoReturn:
         """Fails the parser. `current` is the fragment being read, which `recent` does not hold
-        yet; `expected` is set when the text only ended too early."""
-        line, column = self.machine.locate(pos)
-        doc, doc_start = self._window(pos, current)
+        yet; `expected` is set when the text only ended too early; `located` comes with
+        PyPy's errors (MachineError.located)."""
+        if located is None:
+            line, column = self.machine.locate(pos)
+            doc, doc_start = self._window(pos, current)
+        else:
+            line, column = self._pypy_locate(pos, located, current)
+            doc, doc_start = self._window(located[0], current)
         msg = kind.message(detail)
         if expected is not None and kind is not ErrorKind.Refused:
             error: JSONDecodeError = IncompleteJSONError(
@@ -164,7 +170,26 @@ class PythonEngine:
     def _raise_machine(
         self, e: MachineError, current: str = "", expected: str | None = None
     ) -> None:
-        self._raise(e.kind, e.pos, e.detail, current, expected)
+        self._raise(e.kind, e.pos, e.detail, current, expected, e.located)
+
+    def _pypy_locate(
+        self, pos: int, located: tuple[int, int, int, int], current: str
+    ) -> tuple[int, int]:
+        """Line and column as PyPy's json gives them: it takes its position `pos` (in bytes,
+        or past the character at fault) for a character index, so the newlines before that
+        index count, also those after the character at fault (those the parser has already
+        read and still has: from the fragment being read and the last one)."""
+        _, known, line, line_start = located  # `line` holds `known`
+        if pos > known:
+            text = self.last[-DOC_WINDOW:] + current
+            end = self.machine.offset
+            start = end - min(len(text), end)
+            first, last = max(known, start), min(pos, end)
+            piece = text[first - start : last - start] if first < last else ""
+            newline = piece.rfind("\n")
+            if newline >= 0:
+                return line + piece.count("\n"), pos - (first + newline)
+        return line, pos - line_start + 1
 
     def _window(self, pos: int, current: str) -> tuple[str, int]:
         """The text read around `pos`: at most DOC_WINDOW characters either side, of what the
