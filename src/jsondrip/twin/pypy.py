@@ -31,6 +31,7 @@ an invalid str (whose text differs from run to run); the twin names the whole ch
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 
 from .errors import ErrorKind, MachineError
 from .machine import (
@@ -67,7 +68,16 @@ class PyPyErrors:
     """The PyPy dialect of one machine: where tokens and containers began (in UTF-8 bytes),
     and the error for each place the machine fails."""
 
-    __slots__ = ("bytes_before", "cursor", "keys", "machine", "starts", "string_start", "text")
+    __slots__ = (
+        "bytes_before",
+        "cursor",
+        "keys",
+        "machine",
+        "newlines",
+        "starts",
+        "string_start",
+        "text",
+    )
 
     def __init__(self, machine: Machine) -> None:
         self.machine = machine
@@ -81,6 +91,10 @@ class PyPyErrors:
         # Open containers: an object's keys while PyPy may keep it on a key map (None for an
         # array, and for an object PyPy has moved to a plain dict)
         self.keys: list[dict[str, None] | None] = []
+        # Character positions of the newlines read since the first non-ASCII character, while
+        # a container is open: PyPy's json counts lines up to a byte position, which then lies
+        # past the character at fault, and the newlines between count (newlines_between).
+        self.newlines: list[int] = []
 
     # -- bookkeeping, called by the machine --------------------------------------------------
 
@@ -92,6 +106,13 @@ class PyPyErrors:
     def read(self, text: str) -> None:
         """A fragment has been read (its characters counted in `machine.offset`)."""
         self.bytes_before += utf8_length(text)
+        end = self.machine.offset
+        if self.bytes_before > end and "\n" in text:  # a non-ASCII character came
+            start = end - len(text)
+            at = text.find("\n")
+            while at >= 0:
+                self.newlines.append(start + at)
+                at = text.find("\n", at + 1)
         self.text = ""
         self.cursor = (0, 0)
 
@@ -119,6 +140,15 @@ class PyPyErrors:
     def container_closed(self) -> None:
         self.starts.pop()
         self.keys.pop()
+        if not self.starts:
+            self.newlines.clear()  # no position before here can be at fault any more
+
+    def newlines_between(self, first: int, last: int) -> tuple[int, int]:
+        """How many newlines were read at character positions first..last-1, and the position
+        of the last of them (-1 if none)."""
+        newlines = self.newlines
+        i, j = bisect_left(newlines, first), bisect_left(newlines, last)
+        return j - i, newlines[j - 1] if j > i else -1
 
     def key(self, key: str) -> None:
         """A key of the innermost object: a repeated one, or one past 100, moves PyPy to a

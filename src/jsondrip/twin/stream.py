@@ -155,7 +155,7 @@ class PythonEngine:
             line, column = self.machine.locate(pos)
             doc, doc_start = self._window(pos, current)
         else:
-            line, column = self._pypy_locate(pos, located, current)
+            line, column = self._pypy_locate(pos, located)
             doc, doc_start = self._window(located[0], current)
         msg = kind.message(detail)
         if expected is not None and kind is not ErrorKind.Refused:
@@ -172,23 +172,17 @@ class PythonEngine:
     ) -> None:
         self._raise(e.kind, e.pos, e.detail, current, expected, e.located)
 
-    def _pypy_locate(
-        self, pos: int, located: tuple[int, int, int, int], current: str
-    ) -> tuple[int, int]:
+    def _pypy_locate(self, pos: int, located: tuple[int, int, int, int]) -> tuple[int, int]:
         """Line and column as PyPy's json gives them: it takes its position `pos` (in bytes,
         or past the character at fault) for a character index, so the newlines before that
-        index count, also those after the character at fault (those the parser has already
-        read and still has: from the fragment being read and the last one)."""
+        index count, also those after the character at fault (read by then: the fragment being
+        read is counted whole)."""
         _, known, line, line_start = located  # `line` holds `known`
-        if pos > known:
-            text = self.last[-DOC_WINDOW:] + current
-            end = self.machine.offset
-            start = end - min(len(text), end)
-            first, last = max(known, start), min(pos, end)
-            piece = text[first - start : last - start] if first < last else ""
-            newline = piece.rfind("\n")
-            if newline >= 0:
-                return line + piece.count("\n"), pos - (first + newline)
+        pypy = self.machine.pypy
+        if pos > known and pypy is not None:
+            count, newline = pypy.newlines_between(known, min(pos, self.machine.offset))
+            if count:
+                return line + count, pos - newline
         return line, pos - line_start + 1
 
     def _window(self, pos: int, current: str) -> tuple[str, int]:
