@@ -2,8 +2,16 @@
 //! routed chunk again, with new string literals in the same places, and what does its
 //! fragment literal decode to? Twin: `ChunkMatcher` in `src/jsondrip/toolcalls/shortcut.py`
 //! (the module docstring there proves why the check is exact); `tests/toolcalls/
-//! test_shortcut.py` runs both on the same chunks.
+//! test_shortcut.py` runs both on the same chunks. In value mode (Vertex) the cut-out is a
+//! `partialArgs` array, which `partial_args` reads and writes as argument text in the same
+//! pass (`pieces` reads it, `repr` prints its numbers as Python does).
 
+pub mod partial_args;
+pub mod pieces;
+pub mod repr;
+
+#[cfg(test)]
+mod partial_args_tests;
 #[cfg(test)]
 mod tests;
 
@@ -42,6 +50,19 @@ impl ChunkMatch {
             end = literal_end(chunk, end + middle.len())?;
         }
         (chunk[end..] == self.suffix[..]).then_some(fragment)
+    }
+
+    /// Where the value cut out of `chunk` begins, if the chunk starts with this matcher's
+    /// prefix and is valid UTF-8 (value mode: Vertex's `partialArgs` array).
+    pub fn value_start(&self, chunk: &[u8]) -> Option<usize> {
+        let rest = chunk.strip_prefix(self.prefix.as_slice())?;
+        std::str::from_utf8(rest).ok()?;
+        Some(self.prefix.len())
+    }
+
+    /// Whether `chunk` ends at `end` with this matcher's suffix, and nothing after it.
+    pub fn suffix_at(&self, chunk: &[u8], end: usize) -> bool {
+        chunk.get(end..) == Some(&self.suffix[..])
     }
 }
 

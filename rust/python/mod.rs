@@ -9,6 +9,7 @@ mod envelope;
 mod gc;
 mod keys;
 mod loads;
+mod partial_args;
 mod schema;
 
 use pyo3::prelude::*;
@@ -24,6 +25,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
     m.add_function(wrap_pyfunction!(engine::set_dialect, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;
+    m.add_class::<partial_args::PartialArgs>()?;
     m.add_class::<changes::PendingChanges>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())

@@ -70,3 +70,25 @@ class ChunkMatcher:
     def __init__(self, prefix: str, middle: str | None, suffix: str) -> None: ...
     def fragment(self, chunk: bytes) -> str | None:
         """The chunk's decoded fragment literal if it is framed as this one's, else None."""
+
+class PartialArgs:
+    """One Vertex call's partialArgs writer (`rust/envelope/partial_args.rs`); twin of
+    `jsondrip.toolcalls.partial_args.PartialArgsWriter`, beside it in `VertexArgs`."""
+
+    def __init__(self) -> None: ...
+    def feed(self, entries: Any) -> str | None:
+        """The text the entries add; None: the twin decides (nothing changed); ValueError
+        for a piece out of document order."""
+    def feed_chunk(self, matcher: Any, chunk: bytes) -> str | None:
+        """The text a whole SSE chunk's pieces add if `matcher` (a `ChunkMatcher`) frames it
+        around the `partialArgs` array; None: the long way (nothing changed)."""
+    def end(self) -> str:
+        """The call ended: the text that closes whatever is open."""
+    @property
+    def ended(self) -> bool:
+        """`end()` was called."""
+    def state(self) -> tuple[Any, ...]:
+        """`(containers, open, string, ended)`, as the twin's `state()`."""
+    @staticmethod
+    def from_state(state: Any) -> PartialArgs:
+        """A writer in `state` (as `state()` gives it, or the twin's)."""

@@ -7,6 +7,7 @@ variable from the shared `backend` fixture (both backends) and checks it took ef
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator
@@ -40,6 +41,24 @@ def make_acc_fixture(backend: str, monkeypatch: pytest.MonkeyPatch) -> MakeAcc:
         return ToolCallAccumulator(**options)
 
     return make
+
+
+def snapshot_events(events: list[Any]) -> list[Any]:
+    """The events as plain values, previews copied as they were when emitted (a delta's
+    preview is live: take this right after the feed that returned it)."""
+    out: list[Any] = []
+    for e in events:
+        if type(e) is ToolCallDelta:
+            out.append(
+                ("delta", e.index, e.id, e.name, e.arguments_delta, copy.deepcopy(e.preview))
+            )
+            out.append(("changes", copy.deepcopy(e.changes)))
+        elif type(e) is ToolCallDone:
+            c = e.tool_call
+            out.append(("done", c.index, c.id, c.name, c.arguments, c.raw, c.error, c.complete))
+        else:
+            out.append(e)
+    return out
 
 
 def outcome(acc: ToolCallAccumulator) -> list[tuple[Any, ...]]:

@@ -3,35 +3,19 @@ calls as decoding every event in full, however its envelopes are spelled, repeat
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
 
 import pytest
 from _toolcall_support import make_acc_fixture, outcome  # noqa: F401 - make_acc is a fixture
+from _toolcall_support import snapshot_events as snapshot
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import jsondrip
-from jsondrip.toolcalls import ToolCallDelta, ToolCallDone
 from jsondrip.toolcalls.shortcut import FRAGMENT, IGNORED, EnvelopeShortcut, count_value
 from jsondrip.toolcalls.sse import SSEDecoder
-
-
-def snapshot(events: list[Any]) -> list[Any]:
-    """The events as plain values, previews copied as they were when emitted."""
-    out: list[Any] = []
-    for e in events:
-        if type(e) is ToolCallDelta:
-            out.append(
-                ("delta", e.index, e.id, e.name, e.arguments_delta, copy.deepcopy(e.preview))
-            )
-            out.append(("changes", copy.deepcopy(e.changes)))
-        elif type(e) is ToolCallDone:
-            c = e.tool_call
-            out.append(("done", c.index, c.id, c.name, c.arguments, c.raw, c.error, c.complete))
-        else:
-            out.append(e)
-    return out
 
 
 def via_sse(acc: Any, texts: list[str]) -> tuple[list[Any], Any]:
@@ -354,11 +338,15 @@ def per_chunk_via_decoding(acc: Any, chunks: list[bytes]) -> list[Any]:
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("fmt", ["anthropic", "openai-chat"])
+@pytest.mark.parametrize("fmt", ["anthropic", "openai-chat", "gemini"])
 def test_chunks_framed_any_way_give_the_same_events_at_the_same_time(
     make_acc, fmt: str, seed: int
 ) -> None:
-    if fmt == "anthropic":
+    if fmt == "gemini":
+        pieces = [vertex_piece(f"$.a[{i // 3}].b", stringValue=f"{i}\n", willContinue=i % 3 < 2)
+                  for i in range(40)]  # fmt: skip
+        texts = VERTEX_START + [vertex(p) for p in pieces] + VERTEX_END
+    elif fmt == "anthropic":
         texts = [*ANTHROPIC_START, *(block_delta(f"{i}", i // 7 % 2) for i in range(40))]
         texts += ANTHROPIC_END
     else:
@@ -485,6 +473,21 @@ VERTEX_CASES = {
         vertex(VERTEX_PIECES[3], call='"willContinue":false,'),
         vertex(VERTEX_PIECES[3]).replace('"modelVersion"', '"responseId":"r1","modelVersion"'),
     ],
+    "numbers as json reads them, deep paths": [
+        vertex('[{"jsonPath": "$.n", "numberValue": 1E+2}, {"jsonPath":"$.m","numberValue":-0}]'),
+        vertex(vertex_piece("$.deep.er[0].est[0][0]", numberValue=-0.0)),
+        vertex(vertex_piece("$.deep.er[0].est[0][1]", numberValue=5.960464477539063e-08)),
+        vertex('[{"jsonPath": "$.z", "numberValue": 12345678901234567890123}]'),
+    ],
+    "what the native writer leaves to the twin": [
+        vertex(vertex_piece("$.q", stringValue="x", willContinue=True)),
+        vertex(vertex_piece("$.q", stringValue="\ud800y", willContinue=True)),  # lone surrogate
+        vertex(vertex_piece("$.q", stringValue="z")),
+        vertex('[{"json_path": "$.s", "string_value": "snake"}]'),
+        vertex(vertex_piece("$['a b'][0]", numberValue=2**80)),
+        vertex('[{"jsonPath": "$.\\u0074", "boolValue": false}]'),  # an escape in the path
+        vertex('[{"jsonPath": "$.x", "stringValue": 5}]'),
+    ],
     "a stale response id": [
         vertex(VERTEX_PIECES[0]),
         vertex(VERTEX_PIECES[0]),
@@ -515,3 +518,87 @@ def test_the_vertex_shortcut_is_taken(make_acc, monkeypatch: pytest.MonkeyPatch)
     _, calls = via_sse(make_acc(format="gemini"), VERTEX_START + pieces + VERTEX_END)
     assert len(decoded) == 3  # the start, the first sight of the skeleton, the end
     assert calls[0][3] == {"a": list(range(20))} and calls[0][6] is True
+
+
+def long_way(acc: Any) -> Any:
+    """The accumulator without its shortcut: every event split into lines and decoded."""
+    acc._shortcut = None
+    return acc
+
+
+PIECE_TEXT = st.lists(
+    st.sampled_from(
+        ['{"jsonPath": "$.a", "stringValue": "x", "willContinue": true}', '{"jsonPath": "$.a",'
+         ' "stringValue": "y"}', '{"jsonPath":"$.b[0]","numberValue":1.5}', '{"jsonPath": '
+         '"$.b[1]", "numberValue": 1e400}', '{"jsonPath": "$.c", "nullValue": "NULL_VALUE"}',
+         ' ', '\t', '\n', '\r', ',', '[', ']', '{', '}', '"', '\\', 'é', '\\u00e9', '\\ud800',
+         '\ud800',
+         '"jsonPath"', ':', '"$.d"', 'true', 'null', '-0', '01', '"stringValue"']
+    ),
+    max_size=8,
+).map(lambda parts: "[" + "".join(parts) + "]")  # fmt: skip
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(arrays=st.lists(PIECE_TEXT, min_size=1, max_size=6), tail=st.sampled_from(["", " "]))
+def test_any_vertex_chunk_gives_what_the_long_way_gives(
+    make_acc, arrays: list[str], tail: str
+) -> None:
+    """Chunks framed as the last routed Vertex chunk around any text (broken arrays, line
+    breaks, lone surrogates...): the same events per chunk as with no shortcut at all."""
+    texts = [vertex(a) + tail for a in arrays]
+    framed = [vertex(VERTEX_PIECES[0]), vertex(VERTEX_PIECES[0]), *texts, *texts]
+    chunks = [f"data: {t}\n\n".encode("utf-8", "surrogatepass") for t in VERTEX_START + framed]
+    chunks += [f"data: {t}\n\n".encode() for t in VERTEX_END]
+    want = per_chunk_via_sse(long_way(make_acc(format="gemini")), chunks)
+    assert per_chunk_via_sse(make_acc(format="gemini"), chunks) == want
+
+
+def test_the_vertex_chunk_check_is_taken(make_acc, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the skeleton is learned, each Vertex chunk goes straight from bytes to argument
+    text: not split into lines, and on the native backend not through the Python writer."""
+    from jsondrip.toolcalls.partial_args import PartialArgsWriter
+
+    split: list[bytes] = []
+    written: list[Any] = []
+    real_split, real_feed = SSEDecoder.feed_data, PartialArgsWriter.feed
+    monkeypatch.setattr(SSEDecoder, "feed_data", lambda s, c: split.append(c) or real_split(s, c))
+    monkeypatch.setattr(
+        PartialArgsWriter, "feed", lambda s, e: written.append(e) or real_feed(s, e)
+    )
+    acc = make_acc(format="gemini")
+    pieces = [vertex(vertex_piece(f"$.a[{i}]", numberValue=i)) for i in range(20)]
+    _, calls = via_sse(acc, VERTEX_START + pieces + VERTEX_END)
+    assert calls[0][3] == {"a": list(range(20))} and calls[0][6] is True
+    assert len(split) == 4  # the start, the skeleton's first two sights, the end
+    python = jsondrip.Parser().backend == "python"
+    assert len(written) == (20 if python else 0)  # the twin reads the other chunks itself
+
+
+VERTEX_DISTINCT = [
+    '[{"jsonPath": "$.n", "numberValue": 1E+2}, {"jsonPath": "$.m", "numberValue": -0}]',
+    '[{"jsonPath": "$.o", "numberValue": -0.0}, {"jsonPath": "$.p", "numberValue": 1.5e-7}]',
+    '[{"jsonPath": "$.q", "numberValue": 123456789012345678901234567890}]',
+    '[{"jsonPath": "$.r", "numberValue": 0.1}, {"jsonPath":"$.s","numberValue":1e16}]',
+    '[{"jsonPath": "$.t[0].u", "stringValue": "\\u00e9\\"\\\\\\/", "willContinue": true}]',
+    '[{"jsonPath": "$.t[0].u", "stringValue": "\\ud83d\\ude00\\u0001\\t", "willContinue": null}]',
+    '[{"jsonPath": "$.t[1][0]", "boolValue": true}, {"jsonPath": "$.t[1][1]", "nullValue": null}]',
+    '[ {"willContinue": false, "stringValue": "é\u2028", "jsonPath": "$.v"} ]',
+    '[{"jsonPath": "$.w", "stringValue": null}, {"jsonPath": "$.x"}]',
+]
+
+
+def test_vertex_pieces_read_from_bytes_as_from_dicts(
+    make_acc, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    """Distinct pieces, each chunk new: the chunk check reads them from the bytes (Rust on
+    the native backend) as the python backend reads them decoded."""
+    learn = [vertex(VERTEX_PIECES[0])] * 2  # the skeleton's first two sights: the long way
+    texts = VERTEX_START + learn + [vertex(p) for p in VERTEX_DISTINCT] + VERTEX_END
+    monkeypatch.setenv("JSONDRIP_BACKEND", "python")
+    want = via_decoding(make_acc(format="gemini"), texts)
+    monkeypatch.setenv("JSONDRIP_BACKEND", backend)
+    assert via_sse(make_acc(format="gemini"), texts) == want
+    assert want[1][0][3]["m"] == 0 and want[1][0][6] is True

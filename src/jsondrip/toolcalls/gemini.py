@@ -18,7 +18,9 @@ candidate's last chunk, its `finishReason`. Keys are read in camelCase (the REST
   `thoughtSignature` and `codeExecutionResult` are ignored.
 
 The common Vertex chunk (one part adding pieces to the open call) is routed by its skeleton
-without decoding its envelope (`shortcut.py`, `value=True`), exactly as `_piece` reads it.
+without decoding its envelope (`shortcut.py`, `value=True`), exactly as `_piece` reads it; a
+whole SSE chunk framed as the last routed one goes from bytes to argument text in one native
+call (`_take_chunk`, `VertexArgs.feed_chunk`).
 
 A candidate's `finishReason` (`STOP`, `MAX_TOKENS`, `MALFORMED_FUNCTION_CALL`, `SAFETY`...)
 closes its calls, and is the response's end once every candidate seen has one; `MAX_TOKENS`
@@ -31,8 +33,8 @@ from typing import Any
 
 from .calls import TRUNCATION_REASONS, CallState, dump_arguments
 from .formats import FormatHandler
-from .partial_args import PartialArgsWriter
 from .shortcut import FRAGMENT, EnvelopeShortcut
+from .vertex_args import VertexArgs
 
 __all__ = ["GeminiHandler"]
 
@@ -47,7 +49,7 @@ class _Candidate:
 
     def __init__(self) -> None:
         self.streaming: CallState | None = None  # a Vertex call whose willContinue is on
-        self.writer: PartialArgsWriter | None = None
+        self.writer: VertexArgs | None = None
         self.whole: list[CallState] = []  # calls that wait for the finish reason
         self.finished = False
 
@@ -63,7 +65,9 @@ class GeminiHandler(FormatHandler):
         self._response_id: Any = None
         self._reason: str | None = None
         # the common Vertex chunk (`_piece`) by its skeleton: the `partialArgs` array cut out
-        self.shortcut = EnvelopeShortcut("partialArgs", _piece_route, self._take_piece, value=True)
+        self.shortcut = EnvelopeShortcut(
+            "partialArgs", _piece_route, self._take_piece, value=True, take_chunk=self._take_chunk
+        )
 
     def _take_piece(self, route: tuple[int, Any], pieces: Any) -> bool:
         """A `_piece` chunk from its skeleton (`route`: its candidate and `responseId`): what
@@ -75,6 +79,26 @@ class GeminiHandler(FormatHandler):
             return False
         if pieces:
             self._write(state, state.writer.feed, pieces)
+        return True
+
+    def _take_chunk(self, route: tuple[int, Any], matcher: Any, chunk: bytes) -> bool:
+        """A whole `_piece` chunk framed as the last routed one (`matcher`), its pieces written
+        from its bytes; False when `_take_piece` would not take it or the writer leaves the
+        chunk to the long way (nothing changed), which then decides."""
+        if self.done_sent or route[1] != self._response_id:
+            return False
+        state = self._candidates.get(route[0])
+        if state is None or state.streaming is None or state.writer is None:
+            return False
+        call = state.streaming
+        try:
+            text = state.writer.feed_chunk(matcher, chunk)
+        except ValueError as error:
+            self._invalid(state, error)
+            return True
+        if text is None:
+            return False
+        self.table.append(call, text)
         return True
 
     def handle(self, event: dict[str, Any]) -> None:
@@ -187,7 +211,7 @@ class GeminiHandler(FormatHandler):
                 candidate.whole.append(state)
                 return
             candidate.streaming = state
-            candidate.writer = PartialArgsWriter()
+            candidate.writer = VertexArgs()
             if isinstance(args, dict) and args:
                 self._write(candidate, candidate.writer.whole, args)
         if candidate.streaming is None:
@@ -203,10 +227,16 @@ class GeminiHandler(FormatHandler):
         try:
             text = write(pieces)
         except ValueError as error:
-            candidate.streaming = candidate.writer = None
-            self.table.fail(state, f"invalid JSON: partialArgs {error}", release=False)
+            self._invalid(candidate, error)
             return
         self.table.append(state, text)
+
+    def _invalid(self, candidate: _Candidate, error: ValueError) -> None:
+        """A piece out of document order: the call ends with the writer's error."""
+        state = candidate.streaming
+        assert state is not None
+        candidate.streaming = candidate.writer = None
+        self.table.fail(state, f"invalid JSON: partialArgs {error}", release=False)
 
     def _end_streaming(self, candidate: _Candidate) -> None:
         """The open call's `willContinue` ended: write its closing text and close it."""

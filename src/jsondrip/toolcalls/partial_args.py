@@ -13,6 +13,11 @@ open string, add the next key or the next array element (`[n]` where n elements 
 close containers and do one of those higher up. A path that would reopen a closed container,
 repeat a key or skip an array index cannot be written as text without retracting; it raises
 `ValueError` naming both paths (the call then ends with an `invalid JSON` error).
+
+This is the python backend's writer, and the twin of the native one (`rust/envelope/
+partial_args.rs`, `jsondrip._native.PartialArgs`), which writes the same text and raises the
+same errors for the pieces it takes, and leaves the others to this one: `state()` and
+`from_state()` hand a call's writer from one to the other (`vertex_args.py`).
 """
 
 from __future__ import annotations
@@ -20,11 +25,16 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 __all__ = ["PartialArgsWriter", "parse_json_path"]
 
 Key = Union[str, int]
+#: `state()`: the open containers root first, each `(is_array, members written, keys)`; the
+#: path of the innermost open one; the path of a string still continuing; `ended`.
+State = tuple[
+    tuple[tuple[bool, int, frozenset[str]], ...], tuple[Key, ...], Optional[tuple[Key, ...]], bool
+]
 _STEP = re.compile(r"""\.([^.\[\]]+)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]""")
 _LEAVES = (
     ("stringValue", "string_value"),
@@ -103,10 +113,32 @@ class PartialArgsWriter:
         # The same two as the jsonPath text that named them, so that the common piece (the
         # next leaf of the open container, or more of the open string) is recognised by
         # comparing text, without reading the path: `_open_raw` is set only from a plain
-        # path (`$.a[0]`: no quoting), None when unknown.
+        # path (`$.a[0]`: no quoting); either is None when unknown (after `from_state`).
         self._open_raw: str | None = None
         self._string_raw: str | None = None
         self.ended = False
+
+    def state(self) -> State:
+        """The writer's state, as the native writer's `state()` gives it."""
+        containers = tuple((c.is_array, c.count, frozenset(c.keys)) for c in self._containers)
+        string = None if self._string is None else tuple(self._string)
+        return containers, tuple(self._open), string, self.ended
+
+    @classmethod
+    def from_state(cls, state: State) -> PartialArgsWriter:
+        """A writer in the state `state` (this one's or the native writer's): it writes on as
+        that writer would."""
+        containers, open_path, string, ended = state
+        writer = cls()
+        for is_array, count, keys in containers:
+            container = _Container(is_array)
+            container.count = count
+            container.keys = set(keys)
+            writer._containers.append(container)
+        writer._open = list(open_path)
+        writer._string = None if string is None else list(string)
+        writer.ended = ended
+        return writer  # the raw-path caches stay unknown: the long way fills them
 
     @property
     def started(self) -> bool:
@@ -124,6 +156,12 @@ class PartialArgsWriter:
             if type(entry) is dict:
                 self._entry(entry, out)
         return "".join(out)
+
+    def feed_chunk(self, matcher: Any, chunk: bytes) -> str | None:
+        """The text a whole SSE chunk's pieces add if `matcher` (the shortcut's `ChunkMatcher`,
+        value mode) frames it around a `partialArgs` array; None: the long way decides."""
+        pieces = matcher.pieces(chunk)
+        return None if pieces is None else self.feed(pieces)
 
     def whole(self, args: dict[str, Any]) -> str:
         """The text of members sent whole (`args` beside `willContinue`)."""
@@ -166,7 +204,7 @@ class PartialArgsWriter:
                 return  # a piece with no value: nothing to write
         if kind == "stringValue":
             piece = _string("" if value is None else str(value))
-            if self._string is not None and raw_path == self._string_raw:
+            if self._string_raw is not None and raw_path == self._string_raw:
                 out.append(piece)  # more of the open string, named by the same text
             else:
                 path = self._path(raw_path)
@@ -210,7 +248,7 @@ class PartialArgsWriter:
             if len(entry) != 2 + ("willContinue" in entry):
                 return None  # snake_case twins, or other keys: the long way decides
             piece = value if _NEEDS_ESCAPE.search(value) is None else _string(value)
-            if self._string is not None and raw == self._string_raw:
+            if self._string_raw is not None and raw == self._string_raw:
                 if more:
                     return piece
                 self._string = self._string_raw = None

@@ -25,8 +25,11 @@ fragment holding a lone surrogate, which a Rust string cannot hold, takes `match
 The same check covers a JSON line that is the last routed event's line again (`match_line`,
 for `feed_lines`). With `value=True` the cut-out is any JSON value, read with the standard
 library's C scanner (Vertex's `partialArgs` array: the pieces differ from chunk to chunk, the
-envelope does not); the argument below holds for it as for a string token, and only `match`
-takes it (no chunk check).
+envelope does not); the argument below holds for it as for a string token. Its chunk and line
+checks hand the chunk itself to `take_chunk(route, matcher, chunk)`: on the native backend
+one call reads the array and writes its argument text (`rust/envelope/partial_args.rs`);
+`ChunkMatcher.pieces` is the twin's read. A JSON value may hold blanks, so value mode refuses
+a chunk whose value holds a line break (the SSE decoder would split it there).
 
 A skeleton seen for the second time in a row is learned: decoded once with `json.loads`, it
 must have no repeated key, hold the fragment's sentinel exactly once (the ignored one at most
@@ -95,7 +98,9 @@ class EnvelopeShortcut:
     in full instead (the handler's state does not allow the quick way). `ignored`: a key whose
     string value after the fragment the format never reads, left out of the skeleton.
     `value=True`: the fragment is any JSON value (Vertex's `partialArgs` array), not a string
-    literal; `take` gets it decoded, and only `match` knows it (no SSE chunk check).
+    literal; `take` gets it decoded, and `take_chunk(route, matcher, chunk)` gets a whole
+    chunk framed as the last routed one (the handler reads it through `matcher`; False: read
+    it the long way). Without `take_chunk`, value mode has no chunk check.
     """
 
     def __init__(
@@ -106,9 +111,12 @@ class EnvelopeShortcut:
         ignored: str | None = None,
         *,
         value: bool = False,
+        take_chunk: Callable[[Any, Any, bytes], bool] | None = None,
     ) -> None:
         self._key = f'"{key}"'
         self._value = value
+        self._take_chunk = take_chunk
+        self._frames = take_chunk is not None or not value  # chunk and line checks
         self._scan: Callable[[str, int], tuple[Any, int]] = _scan_any if value else scanstring
         self._ignored_name = ignored
         self._ignored = None if ignored is None else f'"{ignored}"'
@@ -148,12 +156,12 @@ class EnvelopeShortcut:
     def frame(self, head: str) -> None:
         """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
         (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
-        if self._suffix is not None and not self._value:
+        if self._suffix is not None and self._frames:
             self._chunk = _chunk_matcher(head + self._prefix, self._middle, self._suffix + "\n\n")
 
     def frame_line(self) -> None:
         """The event `match` just took came as a JSON line: `match_line` knows the next."""
-        if self._suffix is not None and not self._value and self._line is None:
+        if self._suffix is not None and self._frames and self._line is None:
             self._line = _chunk_matcher(self._prefix, self._middle, self._suffix + "\n")
 
     def match_line(self, chunk: bytes) -> bool:
@@ -163,6 +171,8 @@ class EnvelopeShortcut:
         matcher = self._line
         if matcher is None:
             return False
+        if self._value:
+            return self._take_chunk(self._route, matcher, chunk)  # type: ignore[misc]
         fragment = matcher.fragment(chunk)
         if fragment is None:
             return False
@@ -180,6 +190,8 @@ class EnvelopeShortcut:
         matcher = self._chunk
         if matcher is None:
             return False
+        if self._value:
+            return self._take_chunk(self._route, matcher, chunk)  # type: ignore[misc]
         fragment = matcher.fragment(chunk)
         if fragment is None:
             return False
@@ -296,6 +308,28 @@ class ChunkMatcher:
             except UnicodeEncodeError:
                 return None
         return fragment
+
+    def pieces(self, chunk: bytes) -> list[Any] | None:
+        """Value mode: the chunk's decoded JSON array (Vertex's `partialArgs`) if the chunk is
+        framed as this one's around it, as `json` reads it, without a line break in it; else
+        None. Twin of the native `PartialArgs.feed_chunk`'s read (which leaves more to the long
+        way: both are exact)."""
+        try:
+            text = chunk.decode()
+        except UnicodeDecodeError:
+            return None
+        start = self.start
+        if text[:start] != self.prefix:
+            return None
+        try:
+            value, end = _scan_any(text, start)
+        except ValueError:
+            return None
+        if text[end:] != self.suffix or type(value) is not list:
+            return None
+        if "\n" in text[start:end] or "\r" in text[start:end]:
+            return None  # a line break splits an SSE chunk's data (or a JSON line) there
+        return value  # type: ignore[no-any-return]
 
 
 def _chunk_matcher(prefix: str, middle: str | None, suffix: str) -> Any:
