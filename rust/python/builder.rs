@@ -272,10 +272,7 @@ const MIN_DIGIT_LIMIT: usize = 640;
 
 impl Sink for PySink<'_, '_> {
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
-        if self.b.changes.is_some() {
-            let empty = self.empty_like(object);
-            self.record_new(empty)?;
-        }
+        self.record_new_container(object)?;
         self.push_path();
         let container = self.empty_like(object);
         self.insert(container.clone())?;
@@ -309,10 +306,10 @@ impl Sink for PySink<'_, '_> {
             if self.b.open_string.is_some() {
                 let delta = &text.bytes[self.b.recorded_len..];
                 if !delta.is_empty() {
-                    let delta = self.string_object(Str {
+                    let delta = Str {
                         bytes: delta,
                         surrogates: text.surrogates,
-                    })?;
+                    };
                     let path = match &self.b.open_path {
                         Some(path) => path.bind(self.py).clone(),
                         None => {
@@ -321,7 +318,7 @@ impl Sink for PySink<'_, '_> {
                             path
                         }
                     };
-                    self.record("append", path, delta)?;
+                    self.record_append(path, delta)?;
                 }
                 self.b.recorded_len = text.bytes.len();
                 if !complete {

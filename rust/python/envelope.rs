@@ -9,7 +9,7 @@ use crate::envelope::ChunkMatch;
 /// `fragment(chunk)` is the chunk's decoded fragment literal, or None.
 #[pyclass(frozen, module = "jsondrip._native")]
 pub struct ChunkMatcher {
-    inner: ChunkMatch,
+    pub(super) inner: ChunkMatch,
 }
 
 #[pymethods]

@@ -8,6 +8,7 @@ mod engine;
 mod envelope;
 mod gc;
 mod keys;
+mod lane;
 mod loads;
 mod schema;
 
@@ -25,6 +26,8 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(engine::set_dialect, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;
     m.add_class::<changes::PendingChanges>()?;
+    m.add_class::<lane::DeltaLayout>()?;
+    m.add_class::<lane::FragmentLane>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())
 }

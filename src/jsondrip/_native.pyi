@@ -70,3 +70,27 @@ class ChunkMatcher:
     def __init__(self, prefix: str, middle: str | None, suffix: str) -> None: ...
     def fragment(self, chunk: bytes) -> str | None:
         """The chunk's decoded fragment literal if it is framed as this one's, else None."""
+
+class DeltaLayout:
+    """How a `FragmentLane` fills a `ToolCallDelta`: its type and the slots of its six
+    fields (rust/python/lane.rs)."""
+
+    def __init__(self, kind: type, slots: list[Any]) -> None: ...
+
+class FragmentLane:
+    """One tool call's common fragment event in one native call (`toolcalls/lane.py`); its
+    twin is the long way, `EnvelopeShortcut.match_chunk` and `CallTable.append`."""
+
+    def __init__(
+        self,
+        matcher: ChunkMatcher,
+        parser: Any,
+        layout: DeltaLayout,
+        state: Any,
+        size: int,
+        limit: int,
+    ) -> None: ...
+    def chunk(self, chunk: bytes, now: float) -> Any:
+        """The chunk's `ToolCallDelta`, or None when the long way must read it."""
+    def failed_fragment(self) -> str | None:
+        """The fragment of the chunk whose feed raised, once."""

@@ -21,15 +21,16 @@ import json
 import time
 from typing import Any, Callable
 
-from .. import Parser, Schema, loads
+from .. import JSONDecodeError, Parser, Schema, SchemaViolation, loads
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
-from .calls import CallTable
+from .calls import CallState, CallTable
 from .cohere import CohereHandler
 from .events import Event, ToolCall
 from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
 from .gemini import GeminiHandler
 from .google_interactions import InteractionsHandler
+from .lane import arm
 from .lines import LineSplitter
 from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
@@ -103,6 +104,10 @@ class ToolCallAccumulator:
         self._sse = SSEDecoder(max_event_size=sse_limit)
         self._lines = LineSplitter(max_line_size=sse_limit)
         self._ended: str | None = None  # None, "finish()" or "abort()"
+        # the native lane of the SSE chunks or JSON lines, while one is armed (lane.py)
+        self._lane: Any = None
+        self._line_lane: Any = None
+        self._lane_state: CallState | None = None
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -124,19 +129,36 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
+            self._lane = self._line_lane = None  # calls may have ended: the long way
         sse = self._sse
+        lane = self._lane
+        if lane is not None and sse.idle and type(data) is bytes:
+            try:
+                delta = lane.chunk(data, now)  # the common event in one native call (lane.py)
+            except (JSONDecodeError, SchemaViolation) as error:
+                self._lane = None
+                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
+                return self._drain()
+            if delta is not None:
+                return [delta]
+        self._lane = self._line_lane = None  # the long way: anything may change
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
-        if shortcut is None or not (
-            sse.idle and type(data) is bytes and shortcut.match_chunk(data)
-        ):
+        if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
+            self._lane = self._arm(shortcut.chunk_matcher)
+        else:
+            routed = False  # the last event was routed by the shortcut, and framed
             for text in sse.feed_data(data):
                 if shortcut is not None and shortcut.match(text):
                     # routed by its envelope's skeleton, without decoding
-                    if sse.head is not None:
+                    routed = sse.head is not None
+                    if routed:
                         shortcut.frame(sse.head)
                     continue
+                routed = False
                 self._read(text)
                 shortcut = self._shortcut
+            if routed:
+                self._lane = self._arm(shortcut.chunk_matcher)  # type: ignore[union-attr]
         events = table.events
         if not events:
             return []
@@ -169,21 +191,36 @@ class ToolCallAccumulator:
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
+            lane = self._line_lane
+            if lane is not None:
+                try:
+                    delta = lane.chunk(data, self._table.now)  # one native call (lane.py)
+                except (JSONDecodeError, SchemaViolation) as error:
+                    self._line_lane = None
+                    self._table.feed_failed(self._lane_state, lane.failed_fragment(), error)
+                    return self._drain()
+                if delta is not None:
+                    return [delta]
+            self._lane = self._line_lane = None  # the long way: anything may change
             shortcut = self._shortcut
             if shortcut is not None and shortcut.match_line(data):
+                self._line_lane = self._arm(shortcut.line_matcher)
                 return self._drain()  # the last routed line's envelope again (shortcut.py)
             text = data.decode("utf-8", "replace").rstrip("\r\n")
             found = [(lines.number, text)] if text.strip() else []
         else:
+            self._lane = self._line_lane = None
             found = lines.feed(data)
+        routed = False  # the last line was routed by the shortcut
         for number, line in found:
             shortcut = self._shortcut
-            if shortcut is None:
-                self._line(number, line)
-            elif shortcut.match(line):  # routed by its envelope's skeleton (shortcut.py)
-                shortcut.frame_line()
+            routed = shortcut is not None and shortcut.match(line)
+            if routed:  # routed by its envelope's skeleton (shortcut.py)
+                shortcut.frame_line()  # type: ignore[union-attr]
             else:
                 self._line(number, line)
+        if routed:
+            self._line_lane = self._arm(self._shortcut.line_matcher)  # type: ignore[union-attr]
         return self._drain()
 
     def _line(self, number: int, line: str) -> None:
@@ -207,6 +244,7 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
+        self._lane = self._line_lane = None  # the long way: anything may change
         self._dispatch(event if type(event) is dict else as_event(event))
         events = table.events
         if not events:
@@ -220,6 +258,7 @@ class ToolCallAccumulator:
             return []
         self._expire()
         self._ended = "finish()"
+        self._lane = self._line_lane = None
         self._sse.close()
         for number, line in self._lines.close():  # a last line without its newline
             self._line(number, line)
@@ -232,6 +271,7 @@ class ToolCallAccumulator:
         if self._ended is not None:
             return []
         self._ended = "abort()"
+        self._lane = self._line_lane = None
         self._sse.close()
         if self._handler is not None:
             self._handler.abort(ABORTED)
@@ -254,6 +294,7 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
+            self._lane = self._line_lane = None  # calls may have ended: the long way
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         handler = self._handler
@@ -277,6 +318,12 @@ class ToolCallAccumulator:
             raise ValueError(
                 f"malformed {self.format} event ({type(error).__name__}: {error}): {_short(event)}"
             ) from None
+
+    def _arm(self, matcher: Any) -> Any:
+        """A lane for the call the shortcut's route feeds, through chunks framed as
+        `matcher`'s, or None (lane.py says when)."""
+        state = self._lane_state = self._handler.lane_target(self._shortcut.route)  # type: ignore[union-attr]
+        return arm(self._table, state, matcher)
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler

@@ -46,6 +46,10 @@ class BedrockHandler(FormatHandler):
         if state is not None:
             self.table.append(state, text)
 
+    def lane_target(self, route: int) -> CallState | None:
+        """The call `_take_input` appends the route's fragments to, once a response runs."""
+        return None if self.done_sent else self._blocks.get(route)
+
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one ConverseStream event."""
         body = event.get("contentBlockDelta")

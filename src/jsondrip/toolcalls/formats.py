@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import loads
-from .calls import CallTable
+from .calls import CallState, CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .shortcut import EnvelopeShortcut
 from .think import ThinkSplitter
@@ -205,6 +205,12 @@ class FormatHandler:
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one decoded event of this format."""
         raise NotImplementedError
+
+    def lane_target(self, route: Any) -> CallState | None:
+        """The call whose fragments the shortcut's `route` feeds, if this handler's `take`
+        would now only append them to it (`CallTable.append`), and go on doing only that
+        while nothing else happens; else None. The native lane (lane.py) then takes them."""
+        return None
 
     def begin_response(self) -> None:
         """A response began (or its first event arrived)."""
