@@ -130,9 +130,8 @@ class ToolCallAccumulator:
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
             self._lane = self._line_lane = None  # calls may have ended: the long way
-        sse = self._sse
-        lane = self._lane
-        if lane is not None and sse.idle and type(data) is bytes:
+        lane = self._lane  # armed only while the SSE decoder holds nothing (lane.py)
+        if lane is not None and type(data) is bytes:
             try:
                 delta = lane.chunk(data, now)  # the common event in one native call (lane.py)
             except (JSONDecodeError, SchemaViolation) as error:
@@ -142,6 +141,7 @@ class ToolCallAccumulator:
             if delta is not None:
                 return [delta]
         self._lane = self._line_lane = None  # the long way: anything may change
+        sse = self._sse
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
             self._lane = self._arm(shortcut.chunk_matcher)
@@ -157,7 +157,7 @@ class ToolCallAccumulator:
                 routed = False
                 self._read(text)
                 shortcut = self._shortcut
-            if routed:
+            if routed and sse.idle:
                 self._lane = self._arm(shortcut.chunk_matcher)  # type: ignore[union-attr]
         events = table.events
         if not events:
@@ -186,22 +186,33 @@ class ToolCallAccumulator:
         format), bytes or str cut anywhere; return the new events. Blank lines are skipped,
         `[DONE]` ends an OpenAI response; a line that is not a JSON object is a ValueError
         naming its line number."""
-        self._check()
+        if self._ended is not None:
+            self._check()
+        table = self._table
+        now = table.now = self._clock()  # `_expire`, inline: this runs once per line
+        if now < table.oldest:
+            table.oldest = now
+        timeout = self.idle_timeout
+        if timeout is not None and now - table.oldest > timeout:
+            table.expire(now, timeout)
+            self._lane = self._line_lane = None  # calls may have ended: the long way
         lines = self._lines
+        lane = self._line_lane  # armed only while the splitter holds nothing (lane.py)
+        if lane is not None and type(data) is bytes:
+            try:
+                delta = lane.chunk(data, now)  # one whole line, in one native call (lane.py)
+            except (JSONDecodeError, SchemaViolation) as error:
+                lines.number += 1  # the line was read (`count_one`, inline)
+                self._line_lane = None
+                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
+                return self._drain()
+            if delta is not None:
+                lines.number += 1
+                return [delta]
+        self._lane = self._line_lane = None  # the long way: anything may change
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
-            lane = self._line_lane
-            if lane is not None:
-                try:
-                    delta = lane.chunk(data, self._table.now)  # one native call (lane.py)
-                except (JSONDecodeError, SchemaViolation) as error:
-                    self._line_lane = None
-                    self._table.feed_failed(self._lane_state, lane.failed_fragment(), error)
-                    return self._drain()
-                if delta is not None:
-                    return [delta]
-            self._lane = self._line_lane = None  # the long way: anything may change
             shortcut = self._shortcut
             if shortcut is not None and shortcut.match_line(data):
                 self._line_lane = self._arm(shortcut.line_matcher)
@@ -209,7 +220,6 @@ class ToolCallAccumulator:
             text = data.decode("utf-8", "replace").rstrip("\r\n")
             found = [(lines.number, text)] if text.strip() else []
         else:
-            self._lane = self._line_lane = None
             found = lines.feed(data)
         routed = False  # the last line was routed by the shortcut
         for number, line in found:
@@ -219,7 +229,7 @@ class ToolCallAccumulator:
                 shortcut.frame_line()  # type: ignore[union-attr]
             else:
                 self._line(number, line)
-        if routed:
+        if routed and lines.idle:
             self._line_lane = self._arm(self._shortcut.line_matcher)  # type: ignore[union-attr]
         return self._drain()
 
