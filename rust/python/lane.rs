@@ -12,6 +12,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
+use super::dict_match::DictMatcher;
 use super::engine::NativeEngine;
 use super::envelope::ChunkMatcher;
 
@@ -87,13 +88,14 @@ impl DeltaLayout {
     }
 }
 
-/// One call's fast way: the envelope check of its chunks and everything `CallTable.append`
-/// does with a fragment on its hot path. Made by `toolcalls/lane.py` for a call whose
-/// fragments go straight to its parser (content begun, no fence, no error), and dropped by
-/// the accumulator before any event goes the long way.
+/// One call's fast way: the envelope check of its events (SSE chunks or JSON lines with a
+/// `ChunkMatcher`, dicts with a `DictMatcher`) and everything `CallTable.append` does with a
+/// fragment on its hot path. Made by `toolcalls/lane.py` for a call whose fragments go
+/// straight to its parser (content begun, no fence, no error), and dropped by the accumulator
+/// before any event goes the long way.
 #[pyclass(module = "jsondrip._native")]
 pub struct FragmentLane {
-    matcher: Py<ChunkMatcher>,
+    matcher: Matcher,
     engine: Py<NativeEngine>,
     layout: Py<DeltaLayout>,
     /// The call's `CallState` (its `last_active` and `size`) and `ToolCall` (`arguments`).
@@ -113,13 +115,19 @@ pub struct FragmentLane {
     failed_fragment: Option<Py<PyString>>,
 }
 
+/// The check of the events a lane takes.
+enum Matcher {
+    Chunk(Py<ChunkMatcher>),
+    Dict(Py<DictMatcher>),
+}
+
 #[pymethods]
 impl FragmentLane {
     #[new]
     #[pyo3(signature = (matcher, parser, layout, state, size, limit))]
     fn new(
         py: Python<'_>,
-        matcher: Py<ChunkMatcher>,
+        matcher: &Bound<'_, PyAny>,
         parser: &Bound<'_, PyAny>,
         layout: Py<DeltaLayout>,
         state: &Bound<'_, PyAny>,
@@ -131,6 +139,10 @@ impl FragmentLane {
             .cast_into::<NativeEngine>()?;
         let call = state.getattr(intern!(py, "call"))?;
         let parts = call.getattr(intern!(py, "_parts"))?.cast_into::<PyList>()?;
+        let matcher = match matcher.cast::<ChunkMatcher>() {
+            Ok(chunks) => Matcher::Chunk(chunks.clone().unbind()),
+            Err(_) => Matcher::Dict(matcher.cast::<DictMatcher>()?.clone().unbind()),
+        };
         Ok(FragmentLane {
             matcher,
             engine: engine.unbind(),
@@ -150,30 +162,91 @@ impl FragmentLane {
         })
     }
 
-    /// The `ToolCallDelta` of a chunk framed as the matcher's, or None when the chunk is
-    /// not one (or its fragment is empty, or would pass the size limit): the long way then
-    /// reads it, before anything was changed. `now` is the accumulator's clock reading.
-    /// A fragment the parser refuses raises its error after the call's clock, size and raw
-    /// text took it, as the long way's do; `failed_fragment()` then gives the fragment.
+    /// The `ToolCallDelta` of a chunk (bytes) framed as the `ChunkMatcher`'s, or None when
+    /// the chunk is not one (or its fragment is empty, or would pass the size limit): the
+    /// long way then reads it, before anything was changed. `now` is the accumulator's clock
+    /// reading. A fragment the parser refuses raises its error after the call's clock, size
+    /// and raw text took it, as the long way's do; `failed_fragment()` then gives it.
     fn chunk(
         &mut self,
         py: Python<'_>,
         chunk: &[u8],
         now: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Py<PyAny>>> {
-        let matcher = self.matcher.get();
-        let Some(fragment) = matcher.inner.fragment(chunk) else {
+        let Matcher::Chunk(matcher) = &self.matcher else {
             return Ok(None);
         };
-        if fragment.is_empty() {
-            return Ok(None);
+        match matcher.get().inner.fragment(chunk) {
+            Some(fragment) if !fragment.is_empty() => {
+                let count = fragment.chars().count();
+                self.take(py, PyString::new(py, &fragment), count, now)
+            }
+            _ => Ok(None),
         }
-        let count = fragment.chars().count();
+    }
+
+    /// `chunk` for a decoded event (a dict) that the `DictMatcher` knows.
+    fn event(
+        &mut self,
+        py: Python<'_>,
+        event: &Bound<'_, PyAny>,
+        now: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Py<PyAny>>> {
+        let Matcher::Dict(matcher) = &self.matcher else {
+            return Ok(None);
+        };
+        match matcher.get().fragment(event) {
+            Some(fragment) => {
+                let count = fragment.len()?;
+                if count == 0 {
+                    return Ok(None);
+                }
+                self.take(py, fragment, count, now)
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The fragment of the event whose feed raised, once.
+    fn failed_fragment(&mut self) -> Option<Py<PyString>> {
+        self.failed_fragment.take()
+    }
+
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        match &self.matcher {
+            Matcher::Chunk(matcher) => visit.call(matcher)?,
+            Matcher::Dict(matcher) => visit.call(matcher)?,
+        }
+        visit.call(&self.engine)?;
+        visit.call(&self.layout)?;
+        visit.call(&self.state)?;
+        visit.call(&self.call)?;
+        visit.call(&self.parts)?;
+        visit.call(&self.shown)?;
+        for field in &self.head {
+            visit.call(field)?;
+        }
+        if let Some(fragment) = &self.failed_fragment {
+            visit.call(fragment)?;
+        }
+        Ok(())
+    }
+}
+
+impl FragmentLane {
+    /// What the long way does with a non-empty fragment of `count` characters on the call's
+    /// hot path (`CallTable.append`), and its delta; None, changing nothing, past the limit.
+    fn take(
+        &mut self,
+        py: Python<'_>,
+        fragment: Bound<'_, PyString>,
+        count: usize,
+        now: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<Py<PyAny>>> {
         let size = self.size + count;
         if size > self.limit {
             return Ok(None);
         }
-        let fragment = PyString::new(py, &fragment);
         let state = self.state.bind(py);
         state.setattr(intern!(py, "last_active"), now)?;
         state.setattr(intern!(py, "size"), size)?;
@@ -210,27 +283,5 @@ impl FragmentLane {
             changes,
         ];
         self.layout.get().make(py, fields).map(Some)
-    }
-
-    /// The fragment of the chunk whose feed raised, once.
-    fn failed_fragment(&mut self) -> Option<Py<PyString>> {
-        self.failed_fragment.take()
-    }
-
-    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        visit.call(&self.matcher)?;
-        visit.call(&self.engine)?;
-        visit.call(&self.layout)?;
-        visit.call(&self.state)?;
-        visit.call(&self.call)?;
-        visit.call(&self.parts)?;
-        visit.call(&self.shown)?;
-        for field in &self.head {
-            visit.call(field)?;
-        }
-        if let Some(fragment) = &self.failed_fragment {
-            visit.call(fragment)?;
-        }
-        Ok(())
     }
 }

@@ -15,9 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jsondrip.toolcalls import ToolCallAccumulator, ToolCallDelta, ToolCallDone, lane
+from jsondrip.toolcalls.bedrock import BedrockHandler
 from jsondrip.toolcalls.shortcut import EnvelopeShortcut
 
-FORMATS = ("anthropic", "openai-chat", "bedrock-lines")
+FORMATS = ("anthropic", "openai-chat", "bedrock-lines", "bedrock")  # bedrock: boto3's dicts
 
 
 def snapshot(events: list[Any]) -> list[Any]:
@@ -72,7 +73,16 @@ def bedrock_fragment(index: int, text: str) -> bytes:
     return bedrock_line({"contentBlockDelta": body})
 
 
-def stream(fmt: str, calls: list[list[str]], noise: list[int]) -> list[bytes]:
+def stream(fmt: str, calls: list[list[str]], noise: list[int]) -> list[Any]:
+    """What `feed_events` feeds for `fmt`: `bedrock` gets the lines of `bedrock-lines` as
+    dicts (blank lines left out)."""
+    if fmt == "bedrock":
+        lines = lines_stream("bedrock-lines", calls, noise)
+        return [json.loads(line) for line in lines if line.strip()]
+    return lines_stream(fmt, calls, noise)
+
+
+def lines_stream(fmt: str, calls: list[list[str]], noise: list[int]) -> list[bytes]:
     """Each call's fragments in turn (the calls one after the other), with an event between
     fragments that is not one of them at the positions `noise` names (a text delta, a ping,
     or a fragment of another call), then the ends."""
@@ -140,14 +150,19 @@ def noise_event(fmt: str, index: int, position: int) -> bytes:
     return b"\n"
 
 
-def run(fmt: str, chunks: list[bytes], with_lane: bool, **options: Any) -> list[Any]:
+def feeder(acc: ToolCallAccumulator, fmt: str) -> Any:
+    """The entry point that format's events go through."""
+    return {"bedrock-lines": acc.feed_lines, "bedrock": acc.feed}.get(fmt, acc.feed_sse)
+
+
+def run(fmt: str, chunks: list[Any], with_lane: bool, **options: Any) -> list[Any]:
     """What each call returns, snapshotted, then `finish()`'s events and the calls."""
     saved = lane.LAYOUT
     if not with_lane:
         lane.LAYOUT = None
     try:
         acc = ToolCallAccumulator(format=fmt.replace("-lines", ""), **options)
-        feed = acc.feed_lines if fmt == "bedrock-lines" else acc.feed_sse
+        feed = feeder(acc, fmt)
         out = [snapshot(feed(chunk)) for chunk in chunks]
         out.append(snapshot(acc.finish()))
     finally:
@@ -165,7 +180,7 @@ def test_the_lane_takes_the_common_event_on_the_native_backend(
 ) -> None:
     """The test below compares the lane with the long way; this one checks it is taken: on
     the native backend the shortcut's chunk check runs only until the lane is armed."""
-    checks: list[bytes] = []
+    checks: list[Any] = []
     for name in ("match_chunk", "match_line"):
         method = getattr(EnvelopeShortcut, name)
 
@@ -174,10 +189,18 @@ def test_the_lane_takes_the_common_event_on_the_native_backend(
             return bool(method(self, chunk))
 
         monkeypatch.setattr(EnvelopeShortcut, name, counting)
+    handle = BedrockHandler.handle
+
+    def counting_handle(self: Any, event: Any) -> None:  # the long way of `feed(dict)`
+        if fmt == "bedrock":
+            checks.append(event)
+        handle(self, event)
+
+    monkeypatch.setattr(BedrockHandler, "handle", counting_handle)
     argument = json.dumps({"rows": [{"id": i, "name": f"item {i}"} for i in range(20)]})
     fragments = [argument[i : i + 7] for i in range(0, len(argument), 7)]
     acc = make_acc(format=fmt.replace("-lines", ""))
-    feed = acc.feed_lines if fmt == "bedrock-lines" else acc.feed_sse
+    feed = feeder(acc, fmt)
     chunks = stream(fmt, [fragments], noise=[])
     for chunk in chunks:
         feed(chunk)
@@ -252,10 +275,10 @@ def test_the_clock_ends_a_call_the_lane_was_feeding(fmt: str) -> None:
             lane.LAYOUT = None
         try:
             acc = ToolCallAccumulator(format=fmt.replace("-lines", ""), clock=lambda: now[0])
-            feed = acc.feed_lines if fmt == "bedrock-lines" else acc.feed_sse
+            feed = feeder(acc, fmt)
             out = []
             for chunk in stream(fmt, [['{"a": "', "x" * 3, "y" * 3, "z" * 3, '"}']], noise=[]):
-                now[0] += 100.0 if b"zzz" in chunk else 1.0  # a long pause before "zzz"
+                now[0] += 100.0 if "zzz" in str(chunk) else 1.0  # a long pause before "zzz"
                 out.append(snapshot(feed(chunk)))
             out.append(snapshot(acc.finish()))
         finally:
@@ -265,3 +288,31 @@ def test_the_clock_ends_a_call_the_lane_was_feeding(fmt: str) -> None:
     with_lane = feed_all(True)
     assert with_lane == feed_all(False)
     assert "timed out" in str(with_lane)
+
+
+def test_a_dict_changed_after_it_was_fed_changes_nothing() -> None:
+    """boto3 yields new dicts; a caller that reuses one dict and changes it between feeds
+    must still be read as the long way reads it: the lane keeps its own copy of the shape."""
+
+    def feed_all(with_lane: bool) -> list[Any]:
+        saved = lane.LAYOUT
+        if not with_lane:
+            lane.LAYOUT = None
+        try:
+            acc = ToolCallAccumulator(format="bedrock")
+            out = [snapshot(acc.feed(e)) for e in stream("bedrock", [["{", '"a": 1']], [])[:4]]
+            event = {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {}}}}
+            for index, text in [(0, ', "b": '), (1, "2"), (0, "3"), (0, "}")]:
+                event["contentBlockDelta"]["contentBlockIndex"] = index
+                event["contentBlockDelta"]["delta"]["toolUse"]["input"] = text
+                out.append(snapshot(acc.feed(event)))
+            out.append(snapshot(acc.feed({"contentBlockStop": {"contentBlockIndex": 0}})))
+            out.append(snapshot(acc.finish()))
+            out.append([(c.arguments, c.raw, c.error, c.complete) for c in acc.tool_calls])
+        finally:
+            lane.LAYOUT = saved
+        return out
+
+    with_lane = feed_all(True)
+    assert with_lane == feed_all(False)
+    assert with_lane[-1] == [({"a": 1, "b": 3}, '{"a": 1, "b": 3}', None, True)]

@@ -30,7 +30,7 @@ from .events import Event, ToolCall
 from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
 from .gemini import GeminiHandler
 from .google_interactions import InteractionsHandler
-from .lane import arm
+from .lane import arm, dict_matcher
 from .lines import LineSplitter
 from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
@@ -107,6 +107,7 @@ class ToolCallAccumulator:
         # the native lane of the SSE chunks or JSON lines, while one is armed (lane.py)
         self._lane: Any = None
         self._line_lane: Any = None
+        self._dict_lane: Any = None
         self._lane_state: CallState | None = None
 
     @property
@@ -129,7 +130,9 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
-            self._lane = self._line_lane = None  # calls may have ended: the long way
+            self._lane = self._line_lane = self._dict_lane = (
+                None  # calls may have ended: the long way
+            )
         lane = self._lane  # armed only while the SSE decoder holds nothing (lane.py)
         if lane is not None and type(data) is bytes:
             try:
@@ -140,7 +143,7 @@ class ToolCallAccumulator:
                 return self._drain()
             if delta is not None:
                 return [delta]
-        self._lane = self._line_lane = None  # the long way: anything may change
+        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
         sse = self._sse
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
@@ -195,7 +198,9 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
-            self._lane = self._line_lane = None  # calls may have ended: the long way
+            self._lane = self._line_lane = self._dict_lane = (
+                None  # calls may have ended: the long way
+            )
         lines = self._lines
         lane = self._line_lane  # armed only while the splitter holds nothing (lane.py)
         if lane is not None and type(data) is bytes:
@@ -209,7 +214,7 @@ class ToolCallAccumulator:
             if delta is not None:
                 lines.number += 1
                 return [delta]
-        self._lane = self._line_lane = None  # the long way: anything may change
+        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
@@ -254,8 +259,27 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
-        self._lane = self._line_lane = None  # the long way: anything may change
+            self._lane = self._line_lane = self._dict_lane = None  # calls may have ended
+        lane = self._dict_lane  # armed: the last event was this call's fragment (lane.py)
+        if lane is not None and type(event) is dict:
+            try:
+                delta = lane.event(event, now)  # the common event in one native call
+            except (JSONDecodeError, SchemaViolation) as error:
+                self._dict_lane = None
+                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
+                return self._drain()
+            if delta is not None:
+                return [delta]
+        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
+        handler = self._handler
+        if handler is not None:
+            handler.fragment_event = None
         self._dispatch(event if type(event) is dict else as_event(event))
+        handler = self._handler
+        found = None if handler is None else handler.fragment_event
+        if found is not None and type(event) is dict:
+            # a plain fragment of a call: the next ones may take a lane
+            self._dict_lane = self._arm_dict(event, found)
         events = table.events
         if not events:
             return []
@@ -268,7 +292,7 @@ class ToolCallAccumulator:
             return []
         self._expire()
         self._ended = "finish()"
-        self._lane = self._line_lane = None
+        self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
         for number, line in self._lines.close():  # a last line without its newline
             self._line(number, line)
@@ -281,7 +305,7 @@ class ToolCallAccumulator:
         if self._ended is not None:
             return []
         self._ended = "abort()"
-        self._lane = self._line_lane = None
+        self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
         if self._handler is not None:
             self._handler.abort(ABORTED)
@@ -304,7 +328,9 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
-            self._lane = self._line_lane = None  # calls may have ended: the long way
+            self._lane = self._line_lane = self._dict_lane = (
+                None  # calls may have ended: the long way
+            )
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         handler = self._handler
@@ -329,11 +355,23 @@ class ToolCallAccumulator:
                 f"malformed {self.format} event ({type(error).__name__}: {error}): {_short(event)}"
             ) from None
 
-    def _arm(self, matcher: Any) -> Any:
-        """A lane for the call the shortcut's route feeds, through chunks framed as
-        `matcher`'s, or None (lane.py says when)."""
-        state = self._lane_state = self._handler.lane_target(self._shortcut.route)  # type: ignore[union-attr]
+    def _arm(self, matcher: Any, route: Any = None) -> Any:
+        """A lane for the call that `route` (by default the shortcut's) feeds, through the
+        events `matcher` knows, or None (lane.py says when)."""
+        if route is None:
+            route = self._shortcut.route  # type: ignore[union-attr]
+        state = self._lane_state = self._handler.lane_target(route)  # type: ignore[union-attr]
         return arm(self._table, state, matcher)
+
+    def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
+        """A lane for the call `route` feeds, through dicts shaped as `event` (None where
+        the event holds more than dicts and scalars)."""
+        handler = self._handler
+        try:
+            matcher = dict_matcher(event, handler.FRAGMENT_PATH, handler.IGNORED_KEYS)  # type: ignore[union-attr]
+        except TypeError:
+            return None
+        return None if matcher is None else self._arm(matcher, route)
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler

@@ -30,6 +30,8 @@ class BedrockHandler(FormatHandler):
     """Routes ConverseStream events to the call table."""
 
     name = "bedrock"
+    FRAGMENT_PATH = ("contentBlockDelta", "delta", "toolUse", "input")
+    IGNORED_KEYS = ("p",)  # AWS padding, never read
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
@@ -65,6 +67,7 @@ class BedrockHandler(FormatHandler):
                 text = tool.get("input")
                 if state is not None and isinstance(text, str):
                     self.table.append(state, text)
+                    self.fragment_event = body.get("contentBlockIndex")
             elif isinstance(delta.get("text"), str):
                 self.text(delta["text"])
             elif type(delta.get("reasoningContent")) is dict:

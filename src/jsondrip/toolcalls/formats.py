@@ -191,6 +191,12 @@ class FormatHandler:
     name = ""
     # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
     shortcut: EnvelopeShortcut | None = None
+    # `feed(dict)`: where a plain fragment event holds its fragment, and keys never read
+    # (the lane's DictMatcher, lane.py); `handle` sets `fragment_event` to the route of a
+    # plain fragment event it appended
+    FRAGMENT_PATH: tuple[str, ...] = ()
+    IGNORED_KEYS: tuple[str, ...] = ()
+    fragment_event: Any = None
 
     def __init__(self, table: CallTable) -> None:
         self.table = table

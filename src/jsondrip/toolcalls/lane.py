@@ -37,7 +37,7 @@ from .._backends import _native
 from .calls import CallState, CallTable
 from .events import DELTA_SLOTS, LAZY_CHANGES, ToolCallDelta
 
-__all__ = ["LAYOUT", "arm"]
+__all__ = ["LAYOUT", "arm", "dict_matcher"]
 
 
 def _layout() -> Any:
@@ -56,7 +56,7 @@ LAYOUT = _layout()
 def arm(table: CallTable, state: CallState | None, matcher: Any) -> Any:
     """A lane for the call `state` through chunks framed as `matcher`'s, or None when the
     long way must go on reading them (see the module)."""
-    if state is None or LAYOUT is None or type(matcher) is not _native.ChunkMatcher:
+    if state is None or LAYOUT is None:
         return None
     parser = state.parser
     if (
@@ -69,3 +69,11 @@ def arm(table: CallTable, state: CallState | None, matcher: Any) -> Any:
     ):
         return None
     return _native.FragmentLane(matcher, parser, LAYOUT, state, state.size, table.limit)
+
+
+def dict_matcher(event: dict[str, Any], path: tuple[str, ...], ignored: tuple[str, ...]) -> Any:
+    """The check of events (dicts) shaped as `event`, whose fragment is the str at `path`;
+    None where no lane can be armed. TypeError if `event` holds more than dicts and scalars."""
+    if LAYOUT is None or not path:
+        return None
+    return _native.DictMatcher(event, list(path), list(ignored))
