@@ -77,13 +77,19 @@ class DeltaLayout:
 
     def __init__(self, kind: type, slots: list[Any]) -> None: ...
 
+class DictMatcher:
+    """A decoded event shaped as the last routed fragment event (rust/python/dict_match.rs):
+    the same dicts and scalars, another str at `path`, `ignored` keys anywhere."""
+
+    def __init__(self, event: Any, path: list[str], ignored: list[str]) -> None: ...
+
 class FragmentLane:
     """One tool call's common fragment event in one native call (`toolcalls/lane.py`); its
     twin is the long way, `EnvelopeShortcut.match_chunk` and `CallTable.append`."""
 
     def __init__(
         self,
-        matcher: ChunkMatcher,
+        matcher: ChunkMatcher | DictMatcher,
         parser: Any,
         layout: DeltaLayout,
         state: Any,
@@ -92,5 +98,7 @@ class FragmentLane:
     ) -> None: ...
     def chunk(self, chunk: bytes, now: float) -> Any:
         """The chunk's `ToolCallDelta`, or None when the long way must read it."""
+    def event(self, event: Any, now: float) -> Any:
+        """`chunk` for a decoded event (a dict) that the lane's `DictMatcher` knows."""
     def failed_fragment(self) -> str | None:
         """The fragment of the chunk whose feed raised, once."""
