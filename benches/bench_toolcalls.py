@@ -22,8 +22,9 @@ hits them alike):
 in Rust (`rust/envelope`, the native backend's) against its Python twin, in one run.
 
 A 64 KB single-string argument is reported for information (jiter copies a string fast, so
-the ratio there is smaller). Timing: `jsondrip.bench.timing.best_time`, as `jsondrip bench`
-times. Exit status 0 either way: a report, not a gate.
+the ratio there is smaller), and so is how jsondrip's time grows with it: a 256 KB one must
+take about 4x as long (target LINEAR), not 16x. Timing: `jsondrip.bench.timing.best_time`,
+as `jsondrip bench` times. Exit status 0 either way: a report, not a gate.
 """
 
 from __future__ import annotations
@@ -54,6 +55,13 @@ VS_FLOOR = Target(
     "all of jsondrip's work per event (framing, routing, parsing) against decoding the event's "
     "JSON alone",
     hi=3,
+)
+LINEAR = Target(
+    "string: 4x the argument / 1x",
+    "the time of a 256 KB single-string argument against a 64 KB one, per format: work in "
+    "proportion to each fragment keeps it near 4x",
+    lo=3.2,
+    hi=4.8,
 )
 FORMATS = ("anthropic", "openai-chat", "gemini", "bedrock", "bedrock-lines")
 VERTEX_ENVELOPE = {
@@ -301,13 +309,26 @@ def main(argv: list[str] | None = None) -> int:
     results = {
         fmt: measure("records", records_argument(), fmt, args.repeats) for fmt in args.format
     }
+    growth = {}
     for fmt in args.format:
         measure("string", string_argument(), fmt, args.repeats)
+        growth[fmt] = scaling(fmt, args.repeats)
     print()
     for fmt, (ratio, floor) in results.items():
         print(verdict_line(VS_REPARSE, ratio, fmt))
         print(verdict_line(VS_FLOOR, floor, fmt))
+        print(verdict_line(LINEAR, growth[fmt], fmt))
     return 0
+
+
+def scaling(fmt: str, repeats: int) -> float:
+    """jsondrip's time for a 4x longer single-string argument, over the 64 KB one's."""
+    small, large = Stream(fmt, string_argument()), Stream(fmt, string_argument(4 * SIZE))
+    t_small = t_large = float("inf")
+    for _ in range(repeats):  # interleaved, as `measure`
+        t_small = min(t_small, best(lambda: run_jsondrip(small), 1)[0])
+        t_large = min(t_large, best(lambda: run_jsondrip(large), 1)[0])
+    return t_large / t_small
 
 
 if __name__ == "__main__":

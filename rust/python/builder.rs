@@ -4,8 +4,8 @@
 //! work in proportion to what it adds, never to the size of the document.
 //!
 //! In change mode (`changes` is Some, see `changes.rs`) every event also records a `Change`.
-//! A growing string then records only its new text and its slot is not refreshed (that would
-//! copy the whole string at every flush): it is `stale` until `refresh` or its end.
+//! A growing string then records only its new text and its slot is left behind: it is
+//! `stale` until `refresh` (when the value is read) or its end, which grow it in place.
 
 use std::ffi::CString;
 
@@ -163,10 +163,48 @@ impl<'py> PySink<'_, 'py> {
             return Ok(());
         }
         self.b.stale = false;
-        let object = self.string_object(text)?;
-        self.replace(object.clone())?;
+        let object = match self.b.open_string.take() {
+            Some((previous, len)) if !text.surrogates => self.grow(previous, len, text)?,
+            _ => {
+                let object = self.string_object(text)?;
+                self.replace(object.clone())?;
+                object
+            }
+        };
         self.b.open_string = Some((object.unbind(), text.bytes.len()));
         Ok(())
+    }
+
+    /// The open string's slot, which shows `previous` (the first `len` bytes of `text`), made
+    /// to show all of `text` (no surrogates). The slot lets go of the string first: holding
+    /// its only reference, PyUnicode_Append resizes it in place (a realloc, as CPython's
+    /// `s += t`, which the allocator mostly does without copying), so the growth costs the
+    /// fragment, not the whole string. A string the reader still holds is copied, as it must
+    /// be. Twin: `Builder.string`.
+    fn grow(
+        &mut self,
+        previous: Py<PyAny>,
+        len: usize,
+        text: Str,
+    ) -> Result<Bound<'py, PyAny>, Stop> {
+        let delta = PyString::new(
+            self.py,
+            text.as_str()
+                .expect("no surrogates")
+                .get(len..)
+                .expect("strings only grow"),
+        );
+        self.replace(self.py.None().into_bound(self.py))?;
+        let mut joined = previous.into_ptr();
+        // SAFETY: `joined` is an owned reference to a str and `delta` a live str; Append
+        // replaces `joined` by a new owned reference, or NULL with an exception set,
+        // releasing the old one either way.
+        unsafe { ffi::PyUnicode_Append(&mut joined, delta.as_ptr()) };
+        // SAFETY: an owned reference or NULL, as above.
+        let joined =
+            unsafe { Bound::from_owned_ptr_or_err(self.py, joined) }.map_err(|e| self.stop(e))?;
+        self.replace(joined.clone())?;
+        Ok(joined)
     }
 
     fn atom_object(&mut self, atom: Atom) -> Result<Bound<'py, PyAny>, Stop> {
@@ -234,10 +272,7 @@ const MIN_DIGIT_LIMIT: usize = 640;
 
 impl Sink for PySink<'_, '_> {
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
-        if self.b.changes.is_some() {
-            let empty = self.empty_like(object);
-            self.record_new(empty)?;
-        }
+        self.record_new_container(object)?;
         self.push_path();
         let container = self.empty_like(object);
         self.insert(container.clone())?;
@@ -271,10 +306,10 @@ impl Sink for PySink<'_, '_> {
             if self.b.open_string.is_some() {
                 let delta = &text.bytes[self.b.recorded_len..];
                 if !delta.is_empty() {
-                    let delta = self.string_object(Str {
+                    let delta = Str {
                         bytes: delta,
                         surrogates: text.surrogates,
-                    })?;
+                    };
                     let path = match &self.b.open_path {
                         Some(path) => path.bind(self.py).clone(),
                         None => {
@@ -283,7 +318,7 @@ impl Sink for PySink<'_, '_> {
                             path
                         }
                     };
-                    self.record("append", path, delta)?;
+                    self.record_append(path, delta)?;
                 }
                 self.b.recorded_len = text.bytes.len();
                 if !complete {
@@ -301,31 +336,7 @@ impl Sink for PySink<'_, '_> {
         self.b.open_path = None;
         let shown = self.b.open_string.take();
         let object = match shown {
-            Some((previous, len)) if !text.surrogates => {
-                let delta = PyString::new(
-                    self.py,
-                    text.as_str()
-                        .expect("no surrogates")
-                        .get(len..)
-                        .expect("strings only grow"),
-                );
-                // The slot lets go of the string first: holding its only reference,
-                // PyUnicode_Append resizes it in place (a realloc, as CPython's `s += t`,
-                // which the allocator mostly does without copying), so the growth costs the
-                // fragment, not the whole string. A string the reader still holds is copied,
-                // as it must be. Twin: `Builder.string`.
-                self.replace(self.py.None().into_bound(self.py))?;
-                let mut joined = previous.into_ptr();
-                // SAFETY: `joined` is an owned reference to a str and `delta` a live str;
-                // Append replaces `joined` by a new owned reference, or NULL with an exception
-                // set, releasing the old one either way.
-                unsafe { ffi::PyUnicode_Append(&mut joined, delta.as_ptr()) };
-                // SAFETY: an owned reference or NULL, as above.
-                let joined = unsafe { Bound::from_owned_ptr_or_err(self.py, joined) }
-                    .map_err(|e| self.stop(e))?;
-                self.replace(joined.clone())?;
-                joined
-            }
+            Some((previous, len)) if !text.surrogates => self.grow(previous, len, text)?,
             Some(_) => {
                 let object = self.string_object(text)?;
                 self.replace(object.clone())?;

@@ -17,86 +17,66 @@ use crate::core::{Stop, Str};
 
 static CHANGE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
-/// Where each open container sits in its parent, innermost last, kept in plain feeds too
-/// (modes may mix). Keys live in one byte arena, so nesting costs no allocation per level and
-/// memory stays linear in the depth; a pointer is joined only when a change is recorded.
+/// Where each open container sits, kept in plain feeds too (modes may mix): the JSON Pointer
+/// of the innermost one, written as containers open and cut back as they close, so that a
+/// change's pointer is this text and its last token (one copy, not a walk of the levels).
+/// Memory stays linear in the depth.
 #[derive(Default)]
 pub struct Path {
-    arena: Vec<u8>,
-    segments: Vec<Segment>,
-}
-
-#[derive(Clone, Copy)]
-enum Segment {
-    /// The root container.
-    Root,
-    /// A property: its key is `arena[start..end]` (WTF-8 when `surrogates`).
-    Key {
-        start: usize,
-        end: usize,
-        surrogates: bool,
-    },
-    /// An array element.
-    Index(usize),
+    /// The innermost open container's pointer (WTF-8 when `surrogates`).
+    text: Vec<u8>,
+    surrogates: bool,
+    /// For each open container, innermost last: the pointer's length and flag before it.
+    opened: Vec<(usize, bool)>,
 }
 
 impl Path {
-    fn push(&mut self, segment: Segment) {
-        self.segments.push(segment);
+    fn open(&mut self) {
+        self.opened.push((self.text.len(), self.surrogates));
     }
 
     pub fn push_key(&mut self, key: &[u8], surrogates: bool) {
-        let start = self.arena.len();
-        self.arena.extend_from_slice(key);
-        self.push(Segment::Key {
-            start,
-            end: self.arena.len(),
-            surrogates,
-        });
+        self.open();
+        self.text.push(b'/');
+        escape_into(&mut self.text, key);
+        self.surrogates |= surrogates;
     }
 
     pub fn push_index(&mut self, index: usize) {
-        self.push(Segment::Index(index));
+        self.open();
+        push_index(&mut self.text, index);
     }
 
     pub fn push_root(&mut self) {
-        self.push(Segment::Root);
+        self.open();
     }
 
     pub fn pop(&mut self) {
-        if let Some(Segment::Key { start, .. }) = self.segments.pop() {
-            self.arena.truncate(start);
+        if let Some((len, surrogates)) = self.opened.pop() {
+            self.text.truncate(len);
+            self.surrogates = surrogates;
         }
     }
 
-    /// The JSON Pointer of the innermost container, then `last` (a key or index) if given.
-    fn pointer(&self, last: Option<(&[u8], bool)>, index: Option<usize>) -> (Vec<u8>, bool) {
-        let mut out = Vec::new();
-        let mut surrogates = false;
-        for segment in &self.segments {
-            match *segment {
-                Segment::Root => {}
-                Segment::Key {
-                    start,
-                    end,
-                    surrogates: s,
-                } => {
-                    out.push(b'/');
-                    escape_into(&mut out, &self.arena[start..end]);
-                    surrogates |= s;
-                }
-                Segment::Index(i) => push_index(&mut out, i),
-            }
-        }
+    /// Writes into `out` the JSON Pointer of the innermost container, then `last` (a key or
+    /// index) if given; whether it holds lone surrogates (WTF-8).
+    fn write_pointer(
+        &self,
+        out: &mut Vec<u8>,
+        last: Option<(&[u8], bool)>,
+        index: Option<usize>,
+    ) -> bool {
+        out.extend_from_slice(&self.text);
+        let mut surrogates = self.surrogates;
         if let Some((key, s)) = last {
             out.push(b'/');
-            escape_into(&mut out, key);
+            escape_into(out, key);
             surrogates |= s;
         }
         if let Some(i) = index {
-            push_index(&mut out, i);
+            push_index(out, i);
         }
-        (out, surrogates)
+        surrogates
     }
 }
 
@@ -157,18 +137,20 @@ impl<'py> PySink<'_, 'py> {
         }
     }
 
-    /// The JSON Pointer of the open slot: its UTF-8 (WTF-8 when the flag is set) bytes.
-    fn slot_pointer(&self, appending: bool) -> (Vec<u8>, bool) {
+    /// Writes into `out` the JSON Pointer of the open slot: its UTF-8 (WTF-8 when the flag
+    /// returned is set) bytes.
+    fn write_slot_pointer(&self, out: &mut Vec<u8>, appending: bool) -> bool {
         match self.slot(appending) {
-            None => (Vec::new(), false),
-            Some(Ok((key, s))) => self.b.path.pointer(Some((key, s)), None),
-            Some(Err(index)) => self.b.path.pointer(None, Some(index)),
+            None => false,
+            Some(Ok((key, s))) => self.b.path.write_pointer(out, Some((key, s)), None),
+            Some(Err(index)) => self.b.path.write_pointer(out, None, Some(index)),
         }
     }
 
     /// The JSON Pointer of the open slot as a Python str.
     pub(super) fn slot_path(&mut self, appending: bool) -> Result<Bound<'py, PyAny>, Stop> {
-        let (bytes, surrogates) = self.slot_pointer(appending);
+        let mut bytes = Vec::new();
+        let surrogates = self.write_slot_pointer(&mut bytes, appending);
         self.string_object(Str {
             bytes: &bytes,
             surrogates,
@@ -189,7 +171,7 @@ impl<'py> PySink<'_, 'py> {
             pending.items.push(Item {
                 op: Op::of(op),
                 path: PathRef::Object(path.unbind()),
-                value: value.unbind(),
+                value: Kept::Object(value.unbind()),
             });
             return Ok(());
         }
@@ -204,6 +186,15 @@ impl<'py> PySink<'_, 'py> {
 
     /// Records a value taking a new slot: `add`, or `replace` for a repeated key.
     pub(super) fn record_new(&mut self, value: Bound<'py, PyAny>) -> Result<(), Stop> {
+        self.record_new_of(New::Value(value))
+    }
+
+    /// Records a container taking a new slot, announced empty (`object`: a dict).
+    pub(super) fn record_new_container(&mut self, object: bool) -> Result<(), Stop> {
+        self.record_new_of(New::Empty(object))
+    }
+
+    fn record_new_of(&mut self, value: New<'py>) -> Result<(), Stop> {
         if self.b.changes.is_none() {
             return Ok(());
         }
@@ -218,9 +209,8 @@ impl<'py> PySink<'_, 'py> {
             }
         }
         if let Some(mut pending) = self.b.pending.take() {
-            let (bytes, surrogates) = self.slot_pointer(true);
             let start = pending.arena.len();
-            pending.arena.extend_from_slice(&bytes);
+            let surrogates = self.write_slot_pointer(&mut pending.arena, true);
             pending.items.push(Item {
                 op: Op::of(op),
                 path: PathRef::Text {
@@ -228,13 +218,41 @@ impl<'py> PySink<'_, 'py> {
                     end: pending.arena.len(),
                     surrogates,
                 },
-                value: value.unbind(),
+                value: match value {
+                    New::Value(value) => Kept::Object(value.unbind()),
+                    New::Empty(object) => Kept::Empty(object),
+                },
             });
             self.b.pending = Some(pending);
             return Ok(());
         }
+        let value = match value {
+            New::Value(value) => value,
+            New::Empty(object) => self.empty_like(object),
+        };
         let path = self.slot_path(true)?;
         self.record(op, path, value)
+    }
+
+    /// Records an `append` of `text` to the open string at `path`; kept as bytes in the lazy
+    /// form (the str is made only if the changes are built).
+    pub(super) fn record_append(&mut self, path: Bound<'py, PyAny>, text: Str) -> Result<(), Stop> {
+        if let Some(pending) = self.b.pending.as_mut() {
+            let start = pending.arena.len();
+            pending.arena.extend_from_slice(text.bytes);
+            pending.items.push(Item {
+                op: Op::Append,
+                path: PathRef::Object(path.unbind()),
+                value: Kept::Text {
+                    start,
+                    end: pending.arena.len(),
+                    surrogates: text.surrogates,
+                },
+            });
+            return Ok(());
+        }
+        let text = self.string_object(text)?;
+        self.record("append", path, text)
     }
 
     /// An empty container of the kind just opened, for its `add` (never the live one).
@@ -314,10 +332,28 @@ enum PathRef {
     Object(Py<PyAny>),
 }
 
+/// A new value as a change announces it: a value, or an empty container of a kind.
+enum New<'py> {
+    Value(Bound<'py, PyAny>),
+    Empty(bool),
+}
+
+/// A kept change's value: an object, text in the arena (an `append`), or an empty container
+/// (`true`: a dict) made when built.
+enum Kept {
+    Object(Py<PyAny>),
+    Text {
+        start: usize,
+        end: usize,
+        surrogates: bool,
+    },
+    Empty(bool),
+}
+
 struct Item {
     op: Op,
     path: PathRef,
-    value: Py<PyAny>,
+    value: Kept,
 }
 
 /// The changes of one `feed_pending`, as data; pointers' bytes share one arena.
@@ -361,7 +397,17 @@ impl PendingChanges {
                     surrogates,
                 } => decode(py, &pending.arena[*start..*end], *surrogates)?,
             };
-            changes.push(new_change(py, item.op, path, item.value.bind(py).clone())?);
+            let value = match &item.value {
+                Kept::Object(value) => value.bind(py).clone(),
+                Kept::Text {
+                    start,
+                    end,
+                    surrogates,
+                } => decode(py, &pending.arena[*start..*end], *surrogates)?,
+                Kept::Empty(true) => PyDict::new(py).into_any(),
+                Kept::Empty(false) => PyList::empty(py).into_any(),
+            };
+            changes.push(new_change(py, item.op, path, value)?);
         }
         PyTuple::new(py, changes)
     }

@@ -247,7 +247,11 @@ impl NativeEngine {
 
     /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
     /// (made into `Change`s by its `build()`), or None when it made none.
-    fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    pub(super) fn feed_pending(
+        &mut self,
+        py: Python<'_>,
+        chunk: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
         self.builder.changes = Some(Vec::new());
         self.builder.pending = Some(Pending::default());
         let read = self.read(py, chunk);
@@ -262,7 +266,7 @@ impl NativeEngine {
 
     /// The current best-effort value (live: updated in place by later feeds).
     #[getter]
-    fn value(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+    pub(super) fn value(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         self.value_of(py)
     }
 

@@ -3,11 +3,13 @@
 
 mod builder;
 mod changes;
+mod dict_match;
 mod dicts;
 mod engine;
 mod envelope;
 mod gc;
 mod keys;
+mod lane;
 mod loads;
 mod partial_args;
 mod schema;
@@ -27,6 +29,9 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<envelope::ChunkMatcher>()?;
     m.add_class::<partial_args::PartialArgs>()?;
     m.add_class::<changes::PendingChanges>()?;
+    m.add_class::<lane::DeltaLayout>()?;
+    m.add_class::<dict_match::DictMatcher>()?;
+    m.add_class::<lane::FragmentLane>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())
 }

@@ -71,6 +71,38 @@ class ChunkMatcher:
     def fragment(self, chunk: bytes) -> str | None:
         """The chunk's decoded fragment literal if it is framed as this one's, else None."""
 
+class DeltaLayout:
+    """How a `FragmentLane` fills a `ToolCallDelta`: its type and the slots of its six
+    fields (rust/python/lane.rs)."""
+
+    def __init__(self, kind: type, slots: list[Any]) -> None: ...
+
+class DictMatcher:
+    """A decoded event shaped as the last routed fragment event (rust/python/dict_match.rs):
+    the same dicts and scalars, another str at `path`, `ignored` keys anywhere."""
+
+    def __init__(self, event: Any, path: list[str], ignored: list[str]) -> None: ...
+
+class FragmentLane:
+    """One tool call's common fragment event in one native call (`toolcalls/lane.py`); its
+    twin is the long way, `EnvelopeShortcut.match_chunk` and `CallTable.append`."""
+
+    def __init__(
+        self,
+        matcher: ChunkMatcher | DictMatcher,
+        parser: Any,
+        layout: DeltaLayout,
+        state: Any,
+        size: int,
+        limit: int,
+    ) -> None: ...
+    def chunk(self, chunk: bytes, now: float) -> Any:
+        """The chunk's `ToolCallDelta`, or None when the long way must read it."""
+    def event(self, event: Any, now: float) -> Any:
+        """`chunk` for a decoded event (a dict) that the lane's `DictMatcher` knows."""
+    def failed_fragment(self) -> str | None:
+        """The fragment of the chunk whose feed raised, once."""
+
 class PartialArgs:
     """One Vertex call's partialArgs writer (`rust/envelope/partial_args.rs`); twin of
     `jsondrip.toolcalls.partial_args.PartialArgsWriter`, beside it in `VertexArgs`."""

@@ -222,3 +222,27 @@ def test_failed_parses_in_their_own_frames_are_freed(backend: str, doc: str) -> 
         _fail_in_own_frame(backend, doc)
     collect()
     assert sys.getallocatedblocks() - before < 100
+
+
+@pytest.mark.parametrize("method", ["feed", "feed_changes", "_feed_pending"])
+def test_a_growing_string_read_after_every_feed_is_kept_once(backend: str, method: str) -> None:
+    """The tool-call accumulator reads the value after every fragment while the parser
+    records changes. The open string's slot then grows in place: its peak is one copy of
+    the string. Rebuilding it at every read (as change mode once did) held two copies at once,
+    and cost the whole string per fragment: quadratic in a long string argument."""
+    body = "x = 1; " * 100_000
+    text = '{"code": "' + body + '"}'
+    parser = Parser(backend=backend)
+    feed = getattr(parser, method)
+    collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for at in range(0, len(text), 20):
+            feed(text[at : at + 20])
+            parser.value  # noqa: B018 - the read that brings the slot up to date
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert parser.close() == {"code": body}
+    assert peak < 1.5 * len(body), f"{peak / len(body):.2f} copies of the string at the peak"

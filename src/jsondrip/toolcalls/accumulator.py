@@ -21,15 +21,16 @@ import json
 import time
 from typing import Any, Callable
 
-from .. import Parser, Schema, loads
+from .. import JSONDecodeError, Parser, Schema, SchemaViolation, loads
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
-from .calls import CallTable
+from .calls import CallState, CallTable
 from .cohere import CohereHandler
 from .events import Event, ToolCall
 from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
 from .gemini import GeminiHandler
 from .google_interactions import InteractionsHandler
+from .lane import arm, dict_matcher
 from .lines import LineSplitter
 from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
@@ -103,6 +104,11 @@ class ToolCallAccumulator:
         self._sse = SSEDecoder(max_event_size=sse_limit)
         self._lines = LineSplitter(max_line_size=sse_limit)
         self._ended: str | None = None  # None, "finish()" or "abort()"
+        # the native lane of the SSE chunks or JSON lines, while one is armed (lane.py)
+        self._lane: Any = None
+        self._line_lane: Any = None
+        self._dict_lane: Any = None
+        self._lane_state: CallState | None = None
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -124,19 +130,38 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
+            self._lane = self._line_lane = self._dict_lane = (
+                None  # calls may have ended: the long way
+            )
+        lane = self._lane  # armed only while the SSE decoder holds nothing (lane.py)
+        if lane is not None and type(data) is bytes:
+            try:
+                delta = lane.chunk(data, now)  # the common event in one native call (lane.py)
+            except (JSONDecodeError, SchemaViolation) as error:
+                self._lane = None
+                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
+                return self._drain()
+            if delta is not None:
+                return [delta]
+        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
         sse = self._sse
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
-        if shortcut is None or not (
-            sse.idle and type(data) is bytes and shortcut.match_chunk(data)
-        ):
+        if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
+            self._lane = self._arm(shortcut.chunk_matcher)
+        else:
+            routed = False  # the last event was routed by the shortcut, and framed
             for text in sse.feed_data(data):
                 if shortcut is not None and shortcut.match(text):
                     # routed by its envelope's skeleton, without decoding
-                    if sse.head is not None:
+                    routed = sse.head is not None
+                    if routed:
                         shortcut.frame(sse.head)
                     continue
+                routed = False
                 self._read(text)
                 shortcut = self._shortcut
+            if routed and sse.idle:
+                self._lane = self._arm(shortcut.chunk_matcher)  # type: ignore[union-attr]
         events = table.events
         if not events:
             return []
@@ -164,26 +189,53 @@ class ToolCallAccumulator:
         format), bytes or str cut anywhere; return the new events. Blank lines are skipped,
         `[DONE]` ends an OpenAI response; a line that is not a JSON object is a ValueError
         naming its line number."""
-        self._check()
+        if self._ended is not None:
+            self._check()
+        table = self._table
+        now = table.now = self._clock()  # `_expire`, inline: this runs once per line
+        if now < table.oldest:
+            table.oldest = now
+        timeout = self.idle_timeout
+        if timeout is not None and now - table.oldest > timeout:
+            table.expire(now, timeout)
+            self._lane = self._line_lane = self._dict_lane = (
+                None  # calls may have ended: the long way
+            )
         lines = self._lines
+        lane = self._line_lane  # armed only while the splitter holds nothing (lane.py)
+        if lane is not None and type(data) is bytes:
+            try:
+                delta = lane.chunk(data, now)  # one whole line, in one native call (lane.py)
+            except (JSONDecodeError, SchemaViolation) as error:
+                lines.number += 1  # the line was read (`count_one`, inline)
+                self._line_lane = None
+                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
+                return self._drain()
+            if delta is not None:
+                lines.number += 1
+                return [delta]
+        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
             shortcut = self._shortcut
             if shortcut is not None and shortcut.match_line(data):
+                self._line_lane = self._arm(shortcut.line_matcher)
                 return self._drain()  # the last routed line's envelope again (shortcut.py)
             text = data.decode("utf-8", "replace").rstrip("\r\n")
             found = [(lines.number, text)] if text.strip() else []
         else:
             found = lines.feed(data)
+        routed = False  # the last line was routed by the shortcut
         for number, line in found:
             shortcut = self._shortcut
-            if shortcut is None:
-                self._line(number, line)
-            elif shortcut.match(line):  # routed by its envelope's skeleton (shortcut.py)
-                shortcut.frame_line()
+            routed = shortcut is not None and shortcut.match(line)
+            if routed:  # routed by its envelope's skeleton (shortcut.py)
+                shortcut.frame_line()  # type: ignore[union-attr]
             else:
                 self._line(number, line)
+        if routed and lines.idle:
+            self._line_lane = self._arm(self._shortcut.line_matcher)  # type: ignore[union-attr]
         return self._drain()
 
     def _line(self, number: int, line: str) -> None:
@@ -207,7 +259,27 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
+            self._lane = self._line_lane = self._dict_lane = None  # calls may have ended
+        lane = self._dict_lane  # armed: the last event was this call's fragment (lane.py)
+        if lane is not None and type(event) is dict:
+            try:
+                delta = lane.event(event, now)  # the common event in one native call
+            except (JSONDecodeError, SchemaViolation) as error:
+                self._dict_lane = None
+                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
+                return self._drain()
+            if delta is not None:
+                return [delta]
+        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
+        handler = self._handler
+        if handler is not None:
+            handler.fragment_event = None
         self._dispatch(event if type(event) is dict else as_event(event))
+        handler = self._handler
+        found = None if handler is None else handler.fragment_event
+        if found is not None and type(event) is dict:
+            # a plain fragment of a call: the next ones may take a lane
+            self._dict_lane = self._arm_dict(event, found)
         events = table.events
         if not events:
             return []
@@ -220,6 +292,7 @@ class ToolCallAccumulator:
             return []
         self._expire()
         self._ended = "finish()"
+        self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
         for number, line in self._lines.close():  # a last line without its newline
             self._line(number, line)
@@ -232,6 +305,7 @@ class ToolCallAccumulator:
         if self._ended is not None:
             return []
         self._ended = "abort()"
+        self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
         if self._handler is not None:
             self._handler.abort(ABORTED)
@@ -254,6 +328,9 @@ class ToolCallAccumulator:
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
+            self._lane = self._line_lane = self._dict_lane = (
+                None  # calls may have ended: the long way
+            )
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         handler = self._handler
@@ -277,6 +354,24 @@ class ToolCallAccumulator:
             raise ValueError(
                 f"malformed {self.format} event ({type(error).__name__}: {error}): {_short(event)}"
             ) from None
+
+    def _arm(self, matcher: Any, route: Any = None) -> Any:
+        """A lane for the call that `route` (by default the shortcut's) feeds, through the
+        events `matcher` knows, or None (lane.py says when)."""
+        if route is None:
+            route = self._shortcut.route  # type: ignore[union-attr]
+        state = self._lane_state = self._handler.lane_target(route)  # type: ignore[union-attr]
+        return arm(self._table, state, matcher)
+
+    def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
+        """A lane for the call `route` feeds, through dicts shaped as `event` (None where
+        the event holds more than dicts and scalars)."""
+        handler = self._handler
+        try:
+            matcher = dict_matcher(event, handler.FRAGMENT_PATH, handler.IGNORED_KEYS)  # type: ignore[union-attr]
+        except TypeError:
+            return None
+        return None if matcher is None else self._arm(matcher, route)
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler

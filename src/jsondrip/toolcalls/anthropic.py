@@ -97,6 +97,10 @@ class AnthropicHandler(FormatHandler):
         if state is not None:
             self.table.append(state, text)
 
+    def lane_target(self, route: int) -> CallState | None:
+        """The call `_take_fragment` appends the route's fragments to."""
+        return self._blocks.get(route)
+
     def _given_blocks(self, content: Any) -> None:
         """Tool blocks already whole in `message_start`: calls closed by the message's end."""
         if type(content) is not list:

@@ -30,6 +30,8 @@ class BedrockHandler(FormatHandler):
     """Routes ConverseStream events to the call table."""
 
     name = "bedrock"
+    FRAGMENT_PATH = ("contentBlockDelta", "delta", "toolUse", "input")
+    IGNORED_KEYS = ("p",)  # AWS padding, never read
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
@@ -46,6 +48,10 @@ class BedrockHandler(FormatHandler):
         if state is not None:
             self.table.append(state, text)
 
+    def lane_target(self, route: int) -> CallState | None:
+        """The call `_take_input` appends the route's fragments to, once a response runs."""
+        return None if self.done_sent else self._blocks.get(route)
+
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one ConverseStream event."""
         body = event.get("contentBlockDelta")
@@ -61,6 +67,7 @@ class BedrockHandler(FormatHandler):
                 text = tool.get("input")
                 if state is not None and isinstance(text, str):
                     self.table.append(state, text)
+                    self.fragment_event = body.get("contentBlockIndex")
             elif isinstance(delta.get("text"), str):
                 self.text(delta["text"])
             elif type(delta.get("reasoningContent")) is dict:

@@ -101,7 +101,7 @@ class CallTable:
         self.calls: list[ToolCall] = []
         self.states: dict[int, CallState] = {}  # index -> state, open calls only
         self.max_size = max_arguments_size
-        self._limit = sys.maxsize if max_arguments_size is None else max_arguments_size
+        self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
         self.schemas = schemas
         self._clock = clock
@@ -148,7 +148,7 @@ class CallTable:
         if start == 0 and self.schemas is not None and not self._attach_schema(state):
             return
         size = state.size = start + len(text)
-        if size > self._limit:
+        if size > self.limit:
             self.fail(
                 state,
                 f"too large: the arguments exceed max_arguments_size ({self.max_size} "
@@ -165,16 +165,12 @@ class CallTable:
             try:
                 # made into `Change`s only if the delta's `changes` is read (events.py)
                 pending = parser._feed_pending(text)
-            except JSONDecodeError as e:
-                call.arguments = parser.value
-                self._invalid(state, e.msg, e.pos)
-            except SchemaViolation as e:
-                call.arguments = parser.value
-                violation = e
-            else:
-                call.arguments = parser.value
-                if pending is not None:
-                    changes = pending if LAZY_CHANGES else pending.build()
+            except (JSONDecodeError, SchemaViolation) as error:
+                self.feed_failed(state, text, error)
+                return
+            call.arguments = parser.value
+            if pending is not None:
+                changes = pending if LAZY_CHANGES else pending.build()
         else:
             try:
                 self._feed_first(state, parser, text, start)
@@ -188,6 +184,22 @@ class CallTable:
         )
         if violation is not None:  # the fragment that proved it wrong, then the end at once
             self.fail(state, f"schema: {violation}", release=False)
+
+    def feed_failed(
+        self, state: CallState, text: str, error: JSONDecodeError | SchemaViolation
+    ) -> None:
+        """The parser refused the fragment `text` on the hot path (after the call took it):
+        the delta, the error; a schema violation ends the call at once."""
+        call = state.call
+        call.arguments = state.parser.value  # type: ignore[union-attr]
+        violation = isinstance(error, SchemaViolation)
+        if not violation:
+            self._invalid(state, error.msg, error.pos)  # type: ignore[union-attr]
+        self.events.append(
+            tool_call_delta(call.index, call.id, call.name, text, call.arguments, ())
+        )
+        if violation:  # the fragment that proved it wrong, then the end at once
+            self.fail(state, f"schema: {error}", release=False)
 
     def _attach_schema(self, state: CallState) -> bool:
         """The name is complete (its arguments begin, or it ends): check it, and give the call

@@ -153,6 +153,11 @@ class ToolCallDelta:
         )
 
 
+DELTA_SLOTS = tuple(ToolCallDelta.__dict__.get(f) for f in ToolCallDelta.__dataclass_fields__)
+"""The slot descriptor of each `ToolCallDelta` field, in order (None on Python 3.9, which
+has no slotted dataclasses): how the native lane (toolcalls/lane.py) fills a delta."""
+
+
 class _Unfrozen:
     """`ToolCallDelta`'s slots without its frozen `__setattr__`: a delta under construction."""
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import loads
-from .calls import CallTable
+from .calls import CallState, CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .shortcut import EnvelopeShortcut
 from .think import ThinkSplitter
@@ -191,6 +191,12 @@ class FormatHandler:
     name = ""
     # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
     shortcut: EnvelopeShortcut | None = None
+    # `feed(dict)`: where a plain fragment event holds its fragment, and keys never read
+    # (the lane's DictMatcher, lane.py); `handle` sets `fragment_event` to the route of a
+    # plain fragment event it appended
+    FRAGMENT_PATH: tuple[str, ...] = ()
+    IGNORED_KEYS: tuple[str, ...] = ()
+    fragment_event: Any = None
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
@@ -205,6 +211,12 @@ class FormatHandler:
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one decoded event of this format."""
         raise NotImplementedError
+
+    def lane_target(self, route: Any) -> CallState | None:
+        """The call whose fragments the shortcut's `route` feeds, if this handler's `take`
+        would now only append them to it (`CallTable.append`), and go on doing only that
+        while nothing else happens; else None. The native lane (lane.py) then takes them."""
+        return None
 
     def begin_response(self) -> None:
         """A response began (or its first event arrived)."""

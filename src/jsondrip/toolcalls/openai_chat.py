@@ -123,6 +123,13 @@ class OpenAIChatHandler(FormatHandler):
         else:
             self._fragment(choice, {"index": position, "function": {"arguments": text}})
 
+    def lane_target(self, route: tuple[int, int]) -> CallState | None:
+        """The call `_take_arguments` appends the route's fragments to, once a response runs
+        and while the call is open."""
+        cs = self._choices.get(route[0])
+        state = None if cs is None or self.done_sent else cs.by_index.get(route[1])
+        return None if state is None or state.call.finished else state
+
     def _fragment(self, choice: int, fragment: dict[str, Any]) -> None:
         cs = self._choices.get(choice)
         if cs is None:

@@ -135,6 +135,22 @@ class EnvelopeShortcut:
         # and for a chunk that is the event as one whole JSON line (`feed_lines`)
         self._line: ChunkMatcher | None = None
 
+    @property
+    def route(self) -> Any:
+        """The route of the last routed skeleton (what `chunk_matcher` and `line_matcher`
+        chunks go to)."""
+        return self._route
+
+    @property
+    def chunk_matcher(self) -> Any:
+        """The frame of the last routed SSE chunk (a `ChunkMatcher`), or None."""
+        return self._chunk
+
+    @property
+    def line_matcher(self) -> Any:
+        """The frame of the last routed JSON line (a `ChunkMatcher`), or None."""
+        return self._line
+
     def match(self, text: str) -> bool:
         """Take the event's fragment if its skeleton is known; False: decode it in full."""
         # First, is it the last routed skeleton again? Its text around the literals is known,
