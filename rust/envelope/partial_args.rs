@@ -81,16 +81,49 @@ pub struct Piece<'a> {
 pub struct Container {
     pub is_array: bool,
     pub count: u64,
-    pub keys: HashSet<String>,
+    pub keys: Keys,
 }
 
 impl Container {
-    fn new(is_array: bool) -> Self {
+    pub fn new(is_array: bool) -> Self {
         Container {
             is_array,
             count: 0,
-            keys: HashSet::new(),
+            keys: Keys::default(),
         }
+    }
+}
+
+/// An object's keys: a short list while there are few (most objects: no hashing), a hash set
+/// past [`Keys::FEW`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Keys {
+    few: Vec<String>,
+    many: HashSet<String>,
+}
+
+impl Keys {
+    const FEW: usize = 16;
+
+    pub fn contains(&self, key: &str) -> bool {
+        if self.many.is_empty() {
+            self.few.iter().any(|k| k == key)
+        } else {
+            self.many.contains(key)
+        }
+    }
+
+    pub fn insert(&mut self, key: String) {
+        if self.many.is_empty() && self.few.len() < Self::FEW {
+            self.few.push(key);
+            return;
+        }
+        self.many.extend(self.few.drain(..));
+        self.many.insert(key);
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &String> {
+        self.few.iter().chain(self.many.iter())
     }
 }
 

@@ -68,6 +68,11 @@ pub fn float_repr(x: f64) -> Option<String> {
 /// may part (`dtoa` mode 0 decides by the binary significand, Rust's shortest mode otherwise),
 /// so such a float is left to Python; anywhere else the nearest shortest digits are unique.
 fn may_be_a_tie(x: f64, digits: &str) -> bool {
+    if digits.len() < 15 {
+        // a neighbour half a unit away in the 15th digit or before is farther than half an
+        // ulp of a normal float; a subnormal's exact value has hundreds of digits
+        return false;
+    }
     let Some(exact) = exact_digits(x) else {
         return false; // more than 38 significant digits: never a 17-digit tie's midpoint
     };

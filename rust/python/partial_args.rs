@@ -118,15 +118,12 @@ impl PartialArgs {
         };
         for container in containers.try_iter()? {
             let (is_array, count, names): (bool, u64, Bound<'_, PyAny>) = container?.extract()?;
-            let mut keys = std::collections::HashSet::new();
+            let mut container = Container::new(is_array);
+            container.count = count;
             for name in names.try_iter()? {
-                keys.insert(name?.extract::<String>()?);
+                container.keys.insert(name?.extract::<String>()?);
             }
-            read.containers.push(Container {
-                is_array,
-                count,
-                keys,
-            });
+            read.containers.push(container);
         }
         read.open = read_keys(&open)?;
         if !string.is_none() {
