@@ -18,6 +18,7 @@ Bytes or events in, events out; no network, no threads, no sleeping. The rules:
 from __future__ import annotations
 
 import json
+import math
 import time
 from typing import Any, Callable
 
@@ -109,6 +110,7 @@ class ToolCallAccumulator:
         self._line_lane: Any = None
         self._dict_lane: Any = None
         self._lane_state: CallState | None = None
+        self._lane_from = self._lane_until = 0.0  # the clock readings it may take (_arm)
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -121,29 +123,21 @@ class ToolCallAccumulator:
         `data: [DONE]` ends an OpenAI response; comments and keep-alives are skipped, and so
         is data that is not a JSON object.
         """
-        if self._ended is not None:
-            self._check()
-        table = self._table
-        now = table.now = self._clock()  # `_expire`, inline: this runs once per event
-        if now < table.oldest:
-            table.oldest = now
-        timeout = self.idle_timeout
-        if timeout is not None and now - table.oldest > timeout:
-            table.expire(now, timeout)
-            self._lane = self._line_lane = self._dict_lane = (
-                None  # calls may have ended: the long way
-            )
-        lane = self._lane  # armed only while the SSE decoder holds nothing (lane.py)
+        lane = self._lane  # armed: the stream runs and the SSE decoder holds nothing
         if lane is not None and type(data) is bytes:
-            try:
-                delta = lane.chunk(data, now)  # the common event in one native call (lane.py)
-            except (JSONDecodeError, SchemaViolation) as error:
-                self._lane = None
-                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
-                return self._drain()
-            if delta is not None:
-                return [delta]
-        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
+            now = self._clock()
+            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+                try:
+                    delta = lane.chunk(data, now)  # the common event in one native call
+                except (JSONDecodeError, SchemaViolation) as error:
+                    return self._lane_failed(lane, error)
+                if delta is not None:
+                    return [delta]
+        else:
+            if self._ended is not None:
+                self._check()
+            now = self._clock()
+        table = self._tick(now)
         sse = self._sse
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
@@ -189,32 +183,24 @@ class ToolCallAccumulator:
         format), bytes or str cut anywhere; return the new events. Blank lines are skipped,
         `[DONE]` ends an OpenAI response; a line that is not a JSON object is a ValueError
         naming its line number."""
-        if self._ended is not None:
-            self._check()
-        table = self._table
-        now = table.now = self._clock()  # `_expire`, inline: this runs once per line
-        if now < table.oldest:
-            table.oldest = now
-        timeout = self.idle_timeout
-        if timeout is not None and now - table.oldest > timeout:
-            table.expire(now, timeout)
-            self._lane = self._line_lane = self._dict_lane = (
-                None  # calls may have ended: the long way
-            )
-        lines = self._lines
-        lane = self._line_lane  # armed only while the splitter holds nothing (lane.py)
+        lane = self._line_lane  # armed: the stream runs and the splitter holds nothing
         if lane is not None and type(data) is bytes:
-            try:
-                delta = lane.chunk(data, now)  # one whole line, in one native call (lane.py)
-            except (JSONDecodeError, SchemaViolation) as error:
-                lines.number += 1  # the line was read (`count_one`, inline)
-                self._line_lane = None
-                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
-                return self._drain()
-            if delta is not None:
-                lines.number += 1
-                return [delta]
-        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
+            now = self._clock()
+            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+                try:
+                    delta = lane.chunk(data, now)  # one whole line, in one native call
+                except (JSONDecodeError, SchemaViolation) as error:
+                    self._lines.number += 1  # the line was read (`count_one`, inline)
+                    return self._lane_failed(lane, error)
+                if delta is not None:
+                    self._lines.number += 1
+                    return [delta]
+        else:
+            if self._ended is not None:
+                self._check()
+            now = self._clock()
+        self._tick(now)
+        lines = self._lines
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
@@ -250,27 +236,21 @@ class ToolCallAccumulator:
         text (or `[DONE]`), or an SDK object (`openai`, `anthropic`, `google-genai`, `cohere`,
         `ollama`; duck-typed, never imported); return the new events. A raw SSE body is a
         ValueError that names `feed_sse`."""
-        if self._ended is not None:
-            self._check()
-        table = self._table
-        now = table.now = self._clock()  # `_expire`, inline: this runs once per event
-        if now < table.oldest:
-            table.oldest = now
-        timeout = self.idle_timeout
-        if timeout is not None and now - table.oldest > timeout:
-            table.expire(now, timeout)
-            self._lane = self._line_lane = self._dict_lane = None  # calls may have ended
-        lane = self._dict_lane  # armed: the last event was this call's fragment (lane.py)
+        lane = self._dict_lane  # armed: the last event was a plain fragment (lane.py)
         if lane is not None and type(event) is dict:
-            try:
-                delta = lane.event(event, now)  # the common event in one native call
-            except (JSONDecodeError, SchemaViolation) as error:
-                self._dict_lane = None
-                table.feed_failed(self._lane_state, lane.failed_fragment(), error)
-                return self._drain()
-            if delta is not None:
-                return [delta]
-        self._lane = self._line_lane = self._dict_lane = None  # the long way: anything may change
+            now = self._clock()
+            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+                try:
+                    delta = lane.event(event, now)  # the common event in one native call
+                except (JSONDecodeError, SchemaViolation) as error:
+                    return self._lane_failed(lane, error)
+                if delta is not None:
+                    return [delta]
+        else:
+            if self._ended is not None:
+                self._check()
+            now = self._clock()
+        table = self._tick(now)
         handler = self._handler
         if handler is not None:
             handler.fragment_event = None
@@ -321,16 +301,26 @@ class ToolCallAccumulator:
 
     def _expire(self) -> None:
         """Read the clock; end the calls idle for longer than `idle_timeout`."""
+        self._tick(self._clock())
+
+    def _tick(self, now: float) -> CallTable:
+        """The long way's start, at the clock reading `now`: the lanes are dropped (anything
+        may change now), and the calls idle for longer than `idle_timeout` end."""
+        self._lane = self._line_lane = self._dict_lane = None
         table = self._table
-        now = table.now = self._clock()
+        table.now = now
         if now < table.oldest:
             table.oldest = now
         timeout = self.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
-            self._lane = self._line_lane = self._dict_lane = (
-                None  # calls may have ended: the long way
-            )
+        return table
+
+    def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
+        """The parser refused the fragment the lane took: what `CallTable.append` does then."""
+        self._lane = self._line_lane = self._dict_lane = None
+        self._table.feed_failed(self._lane_state, lane.failed_fragment(), error)  # type: ignore[arg-type]
+        return self._drain()
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         handler = self._handler
@@ -361,6 +351,11 @@ class ToolCallAccumulator:
         if route is None:
             route = self._shortcut.route  # type: ignore[union-attr]
         state = self._lane_state = self._handler.lane_target(route)  # type: ignore[union-attr]
+        # While the clock reads within this window, the long way's clock check would do
+        # nothing (no new oldest activity, no call idle too long): the lane may skip it.
+        oldest = self._table.oldest
+        self._lane_from = oldest
+        self._lane_until = math.inf if self.idle_timeout is None else oldest + self.idle_timeout
         return arm(self._table, state, matcher)
 
     def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
