@@ -6,6 +6,8 @@
 //! `partialArgs` array, which `partial_args` reads and writes as argument text in the same
 //! pass (`pieces` reads it, `repr` prints its numbers as Python does).
 
+use std::borrow::Cow;
+
 pub mod partial_args;
 pub mod pieces;
 pub mod repr;
@@ -38,11 +40,20 @@ impl ChunkMatch {
     /// The decoded fragment literal of `chunk` if the chunk is valid UTF-8 framed exactly as
     /// this matcher's, with valid string literals; None otherwise (the caller then reads the
     /// chunk the long way, which decides).
-    pub fn fragment(&self, chunk: &[u8]) -> Option<String> {
+    /// The common literal, without an escape, is borrowed from the chunk.
+    pub fn fragment<'c>(&self, chunk: &'c [u8]) -> Option<Cow<'c, str>> {
         let rest = chunk.strip_prefix(self.prefix.as_slice())?;
-        std::str::from_utf8(rest).ok()?; // the prefix is text already
+        let text = std::str::from_utf8(rest).ok()?; // the prefix is text already
         let start = self.prefix.len();
-        let (fragment, mut end) = scan_literal(chunk, start)?;
+        let plain = rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let (fragment, mut end) = if rest[plain] == b'"' {
+            (Cow::Borrowed(&text[..plain]), start + plain + 1) // a quote is a char boundary
+        } else {
+            let (fragment, end) = scan_literal(chunk, start)?;
+            (Cow::Owned(fragment), end)
+        };
         if let Some(middle) = &self.middle {
             if !chunk[end..].starts_with(middle) {
                 return None;

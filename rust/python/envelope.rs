@@ -1,6 +1,8 @@
 //! `ChunkMatcher`: the envelope shortcut's quick check (`crate::envelope`) for Python. Twin:
 //! `ChunkMatcher` in `src/jsondrip/toolcalls/shortcut.py`.
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 
 use crate::envelope::ChunkMatch;
@@ -29,6 +31,6 @@ impl ChunkMatcher {
     /// The decoded fragment literal of `chunk` (bytes) if it is framed as this matcher's
     /// with valid literals, else None.
     fn fragment(&self, chunk: &[u8]) -> Option<String> {
-        self.inner.fragment(chunk)
+        self.inner.fragment(chunk).map(Cow::into_owned)
     }
 }

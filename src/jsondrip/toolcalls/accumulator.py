@@ -99,6 +99,7 @@ class ToolCallAccumulator:
         )
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None
+        self._lanes = False  # the format has lanes (set with the handler)
         if self.format != "auto":
             self._set_handler(HANDLERS[self.format](self._table))
         sse_limit = None if max_arguments_size is None else 2 * max_arguments_size + (1 << 20)
@@ -141,7 +142,8 @@ class ToolCallAccumulator:
         sse = self._sse
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
-            self._lane = self._arm(shortcut.chunk_matcher)
+            if self._lanes:
+                self._lane = self._arm(shortcut.chunk_matcher)
         else:
             routed = False  # the last event was routed by the shortcut, and framed
             for text in sse.feed_data(data):
@@ -154,7 +156,7 @@ class ToolCallAccumulator:
                 routed = False
                 self._read(text)
                 shortcut = self._shortcut
-            if routed and sse.idle:
+            if routed and sse.idle and self._lanes:
                 self._lane = self._arm(shortcut.chunk_matcher)  # type: ignore[union-attr]
         events = table.events
         if not events:
@@ -206,7 +208,8 @@ class ToolCallAccumulator:
             lines.count_one()
             shortcut = self._shortcut
             if shortcut is not None and shortcut.match_line(data):
-                self._line_lane = self._arm(shortcut.line_matcher)
+                if self._lanes:
+                    self._line_lane = self._arm(shortcut.line_matcher)
                 return self._drain()  # the last routed line's envelope again (shortcut.py)
             text = data.decode("utf-8", "replace").rstrip("\r\n")
             found = [(lines.number, text)] if text.strip() else []
@@ -220,7 +223,7 @@ class ToolCallAccumulator:
                 shortcut.frame_line()  # type: ignore[union-attr]
             else:
                 self._line(number, line)
-        if routed and lines.idle:
+        if routed and lines.idle and self._lanes:
             self._line_lane = self._arm(self._shortcut.line_matcher)  # type: ignore[union-attr]
         return self._drain()
 
@@ -257,7 +260,7 @@ class ToolCallAccumulator:
         self._dispatch(event if type(event) is dict else as_event(event))
         handler = self._handler
         found = None if handler is None else handler.fragment_event
-        if found is not None and type(event) is dict:
+        if found is not None and type(event) is dict and self._lanes:
             # a plain fragment of a call: the next ones may take a lane
             self._dict_lane = self._arm_dict(event, found)
         events = table.events
@@ -371,6 +374,8 @@ class ToolCallAccumulator:
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler
         self._shortcut = handler.shortcut
+        # the format names the calls its fragments go to: lanes may be armed (lane.py)
+        self._lanes = type(handler).lane_target is not FormatHandler.lane_target
         return handler
 
     def _drain(self) -> list[Event]:
