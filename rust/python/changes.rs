@@ -364,6 +364,16 @@ pub struct Pending {
 }
 
 impl Pending {
+    /// Empty, with room in the arena for a fragment's usual pointers and text (a 20-byte
+    /// fragment of records makes two or three changes), so that it is not grown while
+    /// recording them.
+    pub fn new() -> Self {
+        Pending {
+            arena: Vec::with_capacity(64),
+            items: Vec::new(),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

@@ -253,7 +253,7 @@ impl NativeEngine {
         chunk: &Bound<'_, PyAny>,
     ) -> PyResult<Py<PyAny>> {
         self.builder.changes = Some(Vec::new());
-        self.builder.pending = Some(Pending::default());
+        self.builder.pending = Some(Pending::new());
         let read = self.read(py, chunk);
         self.builder.changes = None;
         let pending = self.builder.pending.take().unwrap_or_default();

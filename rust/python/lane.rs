@@ -67,6 +67,40 @@ fn slot_offset(kind: &Bound<'_, PyType>, slot: &Bound<'_, PyAny>) -> PyResult<is
     }
 }
 
+/// Writes `value` into the object slot at `offset` of `object`, as the slot's setter does
+/// (the old value, if any, released).
+///
+/// # Safety
+/// `offset` must be an object slot of `object`'s type (a `slot_offset` of it).
+unsafe fn write_slot(object: &Bound<'_, PyAny>, offset: isize, value: Py<PyAny>) {
+    let slot = object.as_ptr().cast::<u8>().offset(offset);
+    let slot = slot.cast::<*mut ffi::PyObject>();
+    let old = std::mem::replace(&mut *slot, value.into_ptr());
+    ffi::Py_XDECREF(old);
+}
+
+/// The slots of a call's `CallState` that the lane writes at every fragment, its clock and
+/// size, read from the descriptors of the state's own type: a write costs a store where
+/// `setattr` looks the name up in the type first.
+struct StateSlots {
+    last_active: isize,
+    size: isize,
+}
+
+impl StateSlots {
+    /// The slots of `state`, or None when its type does not hold them as plain object slots
+    /// of its own (the lane then uses `setattr`).
+    fn of(state: &Bound<'_, PyAny>) -> Option<StateSlots> {
+        let kind = state.get_type();
+        let own = kind.getattr(intern!(state.py(), "__dict__")).ok()?;
+        let offset = |name: &str| slot_offset(&kind, &own.get_item(name).ok()?).ok();
+        Some(StateSlots {
+            last_active: offset("last_active")?,
+            size: offset("size")?,
+        })
+    }
+}
+
 impl DeltaLayout {
     /// A new delta holding `fields` (in the layout's order), as `ToolCallDelta(*fields)`
     /// would make it.
@@ -79,9 +113,7 @@ impl DeltaLayout {
             let alloc = (*kind).tp_alloc.unwrap_or(ffi::PyType_GenericAlloc);
             let made = Bound::from_owned_ptr_or_err(py, alloc(kind, 0))?;
             for (offset, field) in self.offsets.iter().zip(fields) {
-                let slot = made.as_ptr().cast::<u8>().offset(*offset);
-                let slot = slot.cast::<*mut ffi::PyObject>();
-                *slot = field.into_ptr();
+                write_slot(&made, *offset, field);
             }
             Ok(made.unbind())
         }
@@ -98,8 +130,10 @@ pub struct FragmentLane {
     matcher: Matcher,
     engine: Py<NativeEngine>,
     layout: Py<DeltaLayout>,
-    /// The call's `CallState` (its `last_active` and `size`) and `ToolCall` (`arguments`).
+    /// The call's `CallState` (its `last_active` and `size`, written through `slots`) and
+    /// `ToolCall` (`arguments`).
     state: Py<PyAny>,
+    slots: Option<StateSlots>,
     call: Py<PyAny>,
     /// The call's `_parts`: its raw text not yet joined.
     parts: Py<PyList>,
@@ -153,6 +187,7 @@ impl FragmentLane {
                 call.getattr(intern!(py, "name"))?.unbind(),
             ],
             shown: call.getattr(intern!(py, "arguments"))?.unbind(),
+            slots: StateSlots::of(state),
             state: state.clone().unbind(),
             call: call.unbind(),
             parts: parts.unbind(),
@@ -248,8 +283,18 @@ impl FragmentLane {
             return Ok(None);
         }
         let state = self.state.bind(py);
-        state.setattr(intern!(py, "last_active"), now)?;
-        state.setattr(intern!(py, "size"), size)?;
+        let size_object = size.into_pyobject(py)?.into_any();
+        match &self.slots {
+            // SAFETY: the offsets are slots of the state's type (`StateSlots::of`).
+            Some(slots) => unsafe {
+                write_slot(state, slots.last_active, now.clone().unbind());
+                write_slot(state, slots.size, size_object.unbind());
+            },
+            None => {
+                state.setattr(intern!(py, "last_active"), now)?;
+                state.setattr(intern!(py, "size"), size_object)?;
+            }
+        }
         self.size = size;
         self.parts.bind(py).append(&fragment)?;
         let mut engine = self.engine.bind(py).borrow_mut();
