@@ -295,19 +295,23 @@ class ChunkMatcher:
         self.middle = middle
         self.suffix = suffix
 
-    def fragment(self, chunk: bytes) -> str | None:
-        """The chunk's decoded fragment literal if it is framed as this one's with valid
-        literals (and is valid UTF-8), else None; None too for a fragment holding a lone
-        surrogate, which a Rust string cannot hold (`match` then takes it, exactly)."""
+    def _framed(self, chunk: bytes) -> str | None:
+        """The chunk as text if it is valid UTF-8 and starts with this frame's prefix."""
         try:
             text = chunk.decode()  # strict is quicker; the decoder replaces what it rejects
         except UnicodeDecodeError:
             return None
-        start = self.start
-        if text[:start] != self.prefix:
+        return text if text[: self.start] == self.prefix else None
+
+    def fragment(self, chunk: bytes) -> str | None:
+        """The chunk's decoded fragment literal if it is framed as this one's with valid
+        literals (and is valid UTF-8), else None; None too for a fragment holding a lone
+        surrogate, which a Rust string cannot hold (`match` then takes it, exactly)."""
+        text = self._framed(chunk)
+        if text is None:
             return None
         try:
-            fragment, end = scanstring(text, start)
+            fragment, end = scanstring(text, self.start)
             middle = self.middle
             if middle is not None:
                 after = end + len(middle)
@@ -330,13 +334,10 @@ class ChunkMatcher:
         framed as this one's around it, as `json` reads it, without a line break in it; else
         None. Twin of the native `PartialArgs.feed_chunk`'s read (which leaves more to the long
         way: both are exact)."""
-        try:
-            text = chunk.decode()
-        except UnicodeDecodeError:
+        text = self._framed(chunk)
+        if text is None:
             return None
         start = self.start
-        if text[:start] != self.prefix:
-            return None
         try:
             value, end = _scan_any(text, start)
         except ValueError:
