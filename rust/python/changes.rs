@@ -211,13 +211,10 @@ impl<'py> PySink<'_, 'py> {
         if let Some(mut pending) = self.b.pending.take() {
             let start = pending.arena.len();
             let surrogates = self.write_slot_pointer(&mut pending.arena, true);
+            let path = PathRef::Text(pending.span_from(start, surrogates));
             pending.items.push(Item {
                 op: Op::of(op),
-                path: PathRef::Text {
-                    start,
-                    end: pending.arena.len(),
-                    surrogates,
-                },
+                path,
                 value: match value {
                     New::Value(value) => Kept::Object(value.unbind()),
                     New::Empty(object) => Kept::Empty(object),
@@ -240,14 +237,11 @@ impl<'py> PySink<'_, 'py> {
         if let Some(pending) = self.b.pending.as_mut() {
             let start = pending.arena.len();
             pending.arena.extend_from_slice(text.bytes);
+            let value = Kept::Text(pending.span_from(start, text.surrogates));
             pending.items.push(Item {
                 op: Op::Append,
                 path: PathRef::Object(path.unbind()),
-                value: Kept::Text {
-                    start,
-                    end: pending.arena.len(),
-                    surrogates: text.surrogates,
-                },
+                value,
             });
             return Ok(());
         }
@@ -324,12 +318,21 @@ fn new_change<'py>(
 /// Where a kept change's pointer is: bytes in the arena, or a str made already (the open
 /// string's, shared by its appends).
 enum PathRef {
-    Text {
-        start: usize,
-        end: usize,
-        surrogates: bool,
-    },
+    Text(Span),
     Object(Py<PyAny>),
+}
+
+/// Text kept in a `Pending`'s arena: `arena[start..end]`, WTF-8 when `surrogates`.
+struct Span {
+    start: usize,
+    end: usize,
+    surrogates: bool,
+}
+
+impl Span {
+    fn decode<'py>(&self, py: Python<'py>, arena: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+        decode(py, &arena[self.start..self.end], self.surrogates)
+    }
 }
 
 /// A new value as a change announces it: a value, or an empty container of a kind.
@@ -342,11 +345,7 @@ enum New<'py> {
 /// (`true`: a dict) made when built.
 enum Kept {
     Object(Py<PyAny>),
-    Text {
-        start: usize,
-        end: usize,
-        surrogates: bool,
-    },
+    Text(Span),
     Empty(bool),
 }
 
@@ -371,6 +370,15 @@ impl Pending {
         Pending {
             arena: Vec::with_capacity(64),
             items: Vec::new(),
+        }
+    }
+
+    /// The text written into the arena since `start`, as a span.
+    fn span_from(&self, start: usize, surrogates: bool) -> Span {
+        Span {
+            start,
+            end: self.arena.len(),
+            surrogates,
         }
     }
 
@@ -401,19 +409,11 @@ impl PendingChanges {
         for item in &pending.items {
             let path = match &item.path {
                 PathRef::Object(path) => path.bind(py).clone(),
-                PathRef::Text {
-                    start,
-                    end,
-                    surrogates,
-                } => decode(py, &pending.arena[*start..*end], *surrogates)?,
+                PathRef::Text(span) => span.decode(py, &pending.arena)?,
             };
             let value = match &item.value {
                 Kept::Object(value) => value.bind(py).clone(),
-                Kept::Text {
-                    start,
-                    end,
-                    surrogates,
-                } => decode(py, &pending.arena[*start..*end], *surrogates)?,
+                Kept::Text(span) => span.decode(py, &pending.arena)?,
                 Kept::Empty(true) => PyDict::new(py).into_any(),
                 Kept::Empty(false) => PyList::empty(py).into_any(),
             };
