@@ -212,11 +212,8 @@ impl FragmentLane {
             return Ok(None);
         };
         match matcher.get().inner.fragment(chunk) {
-            Some(fragment) if !fragment.is_empty() => {
-                let count = fragment.chars().count();
-                self.take(py, PyString::new(py, &fragment), count, now)
-            }
-            _ => Ok(None),
+            Some(fragment) => self.take(py, PyString::new(py, &fragment), now),
+            None => Ok(None),
         }
     }
 
@@ -231,13 +228,7 @@ impl FragmentLane {
             return Ok(None);
         };
         match matcher.get().fragment(event) {
-            Some(fragment) => {
-                let count = fragment.len()?;
-                if count == 0 {
-                    return Ok(None);
-                }
-                self.take(py, fragment, count, now)
-            }
+            Some(fragment) => self.take(py, fragment, now),
             None => Ok(None),
         }
     }
@@ -269,17 +260,17 @@ impl FragmentLane {
 }
 
 impl FragmentLane {
-    /// What the long way does with a non-empty fragment of `count` characters on the call's
-    /// hot path (`CallTable.append`), and its delta; None, changing nothing, past the limit.
+    /// What the long way does with a fragment on the call's hot path (`CallTable.append`),
+    /// and its delta; None, changing nothing, for an empty one or one past the limit.
     fn take(
         &mut self,
         py: Python<'_>,
         fragment: Bound<'_, PyString>,
-        count: usize,
         now: &Bound<'_, PyAny>,
     ) -> PyResult<Option<Py<PyAny>>> {
+        let count = fragment.len()?; // characters, as Python counts them
         let size = self.size + count;
-        if size > self.limit {
+        if count == 0 || size > self.limit {
             return Ok(None);
         }
         let state = self.state.bind(py);
