@@ -99,17 +99,9 @@ class Parser:
         and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
         the text cannot be completed into a document the schema accepts (and again later).
         """
-        guard = self._guard
-        if guard is None:
+        if self._guard is None:
             return self._engine.feed(chunk)
-        guard.raise_failure()
-        guard.acquire()
-        try:
-            value = self._engine.feed(chunk)
-            guard.feed(chunk)
-        finally:
-            guard.release()
-        return value
+        return self._guarded(self._engine.feed, chunk)
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read a fragment like `feed`, and return the changes it made to the value.
@@ -121,33 +113,31 @@ class Parser:
         taken back). `apply_changes` replays them. A string growing in this mode costs only
         its new text: its slot in the live value is brought up to date when `value` is read.
         """
-        guard = self._guard
-        if guard is None:
+        if self._guard is None:
             return self._engine.feed_changes(chunk)
-        guard.raise_failure()
-        guard.acquire()
-        try:
-            changes = self._engine.feed_changes(chunk)
-            guard.feed(chunk)
-        finally:
-            guard.release()
-        return changes
+        return self._guarded(self._engine.feed_changes, chunk)  # type: ignore[no-any-return]
 
     def _feed_pending(self, chunk: Chunk) -> Any:
         """`feed_changes` for the tool-call accumulator's hot path: None when the fragment
         changed nothing, else an object whose `build()` gives the changes as a tuple (the
         native engine makes the `Change`s only then)."""
-        guard = self._guard
-        if guard is None:
+        if self._guard is None:
             return self._engine.feed_pending(chunk)
+        return self._guarded(self._engine.feed_pending, chunk)
+
+    def _guarded(self, read: Any, chunk: Chunk) -> Any:
+        """`read(chunk)` on the twin's engine, then the schema check of the chunk (the
+        engine reads first: it raises on bad JSON), one thread at a time."""
+        guard = self._guard
+        assert guard is not None
         guard.raise_failure()
         guard.acquire()
         try:
-            pending = self._engine.feed_pending(chunk)
+            result = read(chunk)
             guard.feed(chunk)
         finally:
             guard.release()
-        return pending
+        return result
 
     @property
     def value(self) -> Any:
