@@ -72,10 +72,8 @@ class GeminiHandler(FormatHandler):
     def _take_piece(self, route: tuple[int, Any], pieces: Any) -> bool:
         """A `_piece` chunk from its skeleton (`route`: its candidate and `responseId`): what
         `_piece` does with it; False when `_piece` would not take it (decode it in full)."""
-        if self.done_sent or type(pieces) is not list or route[1] != self._response_id:
-            return False
-        state = self._candidates.get(route[0])
-        if state is None or state.streaming is None or state.writer is None:
+        state = self._open_candidate(route)
+        if state is None or type(pieces) is not list:
             return False
         if pieces:
             self._write(state, state.writer.feed, pieces)
@@ -85,10 +83,8 @@ class GeminiHandler(FormatHandler):
         """A whole `_piece` chunk framed as the last routed one (`matcher`), its pieces written
         from its bytes; False when `_take_piece` would not take it or the writer leaves the
         chunk to the long way (nothing changed), which then decides."""
-        if self.done_sent or route[1] != self._response_id:
-            return False
-        state = self._candidates.get(route[0])
-        if state is None or state.streaming is None or state.writer is None:
+        state = self._open_candidate(route)
+        if state is None:
             return False
         call = state.streaming
         try:
@@ -100,6 +96,16 @@ class GeminiHandler(FormatHandler):
             return False
         self.table.append(call, text)
         return True
+
+    def _open_candidate(self, route: tuple[int, Any]) -> _Candidate | None:
+        """The candidate a routed `_piece` chunk adds to, if its call is streaming in the
+        running response; None: `_piece` would not take it."""
+        if self.done_sent or route[1] != self._response_id:
+            return None
+        state = self._candidates.get(route[0])
+        if state is None or state.streaming is None or state.writer is None:
+            return None
+        return state
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one `GenerateContentResponse` chunk."""
