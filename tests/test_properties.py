@@ -365,7 +365,15 @@ def test_outcome_is_json_loads(backend: str, text: str, mode: str, data: st.Data
             got = ("error", error_tuple(e))
             if PYPY_DECODER and len(fed) < len(chunks) and got[1][:2] == want[1][:2]:
                 want = ("error", pypy_streamed(want[1], fed))
+            if PYPY_DECODER and {got[1][0], want[1][0]} == PYPY_KEY_NOT_STRING:
+                # PyPy's own json spells this one error either way, as its process-wide
+                # cache of key maps decides (twin/pypy.py): the same call can differ from one
+                # run to the next. The position must still be json's.
+                want = ("error", (got[1][0], *want[1][1:]))
         assert got[0] == want[0] and same(got[1], want[1]), (chunks, got, want)
+
+
+PYPY_KEY_NOT_STRING = {"Key name must be string at char", "Key name must be string at char %d"}
 
 
 def pypy_streamed(error: tuple[str, int, int, int], fed: list[Chunk]) -> tuple[str, int, int, int]:
