@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 from .nodes import Evaluated, Node
@@ -302,9 +303,9 @@ def evaluated_by(owner: Node) -> Evaluated:
     """What `owner` and the subschemas applied beside it can evaluate (see `Evaluated`)."""
     found = Evaluated()
     seen = {id(owner)}
-    todo = [owner]
+    todo = deque([owner])  # breadth first: the owner's own names first in messages
     while todo:
-        node = todo.pop()
+        node = todo.popleft()
         found.names.update(dict.fromkeys(node.properties or ()))
         found.patterns += [(node, i) for i in range(len(node.pattern_properties))]
         found.prefix = max(found.prefix, len(node.prefix_items))
