@@ -91,7 +91,8 @@ class _Compiler:
             outermost = dict(context).get(anchor)
             if outermost is not None:
                 target, uri = self.resources.anchors[(outermost, anchor)][0], outermost
-        where = self.resources.location_of(target, f"{where}/{keyword}")
+        fallback = ref if ref.startswith("#/") else f"{where}/{keyword}"  # outside the walk
+        where = self.resources.location_of(target, fallback)
         return self.compile(target, where, uri, self.resources.enter(context, uri))
 
     def compile(self, schema: Any, where: str, base: str, context: Context) -> Node:
