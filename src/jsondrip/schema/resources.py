@@ -72,6 +72,28 @@ class Resources:
         self.dynamic_names: set[str] = set()  # names some $dynamicRef's fragment uses
         self.resources[""] = document
         self._walk(document, "", "#")
+        self._dynamic_names(document)
+
+    def _dynamic_names(self, value: Any) -> None:
+        """The anchor names `$dynamicRef`s use, wherever they are (a reference may reach a
+        subschema outside the walk, as `#/components/...`)."""
+        todo = [value]
+        seen: set[int] = set()  # a dict built in Python may hold itself
+        while todo:
+            value = todo.pop()
+            if isinstance(value, (dict, list)):
+                if id(value) in seen:
+                    continue
+                seen.add(id(value))
+            if isinstance(value, dict):
+                reference = value.get("$dynamicRef")
+                if isinstance(reference, str):
+                    fragment = reference.partition("#")[2]
+                    if fragment and not fragment.startswith("/"):
+                        self.dynamic_names.add(fragment)
+                todo.extend(value.values())
+            elif isinstance(value, list):
+                todo.extend(value)
 
     def _walk(self, schema: Any, base: str, location: str) -> None:
         if not isinstance(schema, dict):
@@ -91,11 +113,6 @@ class Resources:
                 if dynamic:
                     self.dynamic_anchors.setdefault(base, set()).add(name)
                     # a $dynamicAnchor is also a plain anchor (a $ref may name it)
-        reference = schema.get("$dynamicRef")
-        if isinstance(reference, str):
-            fragment = reference.partition("#")[2]
-            if fragment and not fragment.startswith("/"):
-                self.dynamic_names.add(fragment)
         for sub, where in _subschemas(schema, location):
             self._walk(sub, base, where)
 
