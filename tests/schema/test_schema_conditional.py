@@ -67,6 +67,29 @@ PAIR = {
 }
 TAGGED = {"contains": {"type": "null"}, "unevaluatedItems": {"type": "string"}}
 
+# A discriminated union closed by unevaluatedProperties, as strict generated schemas write it.
+SHAPE = {
+    "oneOf": [
+        {
+            "properties": {"type": {"const": "circle"}, "radius": {"type": "number"}},
+            "required": ["type", "radius"],
+        },
+        {
+            "properties": {"type": {"const": "square"}, "side": {"type": "number"}},
+            "required": ["type", "side"],
+        },
+    ],
+    "unevaluatedProperties": False,
+}
+ROW = {
+    "prefixItems": [{"type": "string"}],
+    "anyOf": [
+        {"prefixItems": [True, {"type": "integer"}]},
+        {"prefixItems": [{"const": "x"}, True, True]},
+    ],
+    "unevaluatedItems": False,
+}
+
 VALID = [
     (
         ORDER,
@@ -78,6 +101,8 @@ VALID = [
     (TREE, '{"children": [{"daat": 1}]}'),  # the plain tree takes any property
     (PAIR, '["a", 1]'),
     (TAGGED, '[null, "x", null]'),
+    (SHAPE, '{"type": "square", "side": 2}'),
+    (ROW, '["x", 1, 2]'),
 ]
 
 INVALID = [
@@ -91,10 +116,19 @@ INVALID = [
         "(root): unevaluated properties are not allowed"
         " ('colour' is not one of 'gift', 'note', 'kind', 'address', 'store', 'id')",
     ),
-    # A key that `then` would evaluate, but `if` failed: certain at the object's end.
+    # A key only `then` evaluates, after `if` failed: certain at its closing quote; before
+    # `if` is settled, at the object's end.
     (
         ORDER,
         '{"id": "1", "kind": "pickup", "address": {"street": "x"}}',
+        "",
+        38,
+        "unevaluatedProperties",
+        "(root): unevaluated properties are not allowed ('address' was unexpected)",
+    ),
+    (
+        ORDER,
+        '{"id": "1", "address": {"street": "x"}, "kind": "pickup"}',
         "",
         56,
         "unevaluatedProperties",
@@ -147,6 +181,24 @@ INVALID = [
         "unevaluatedProperties",
         "/children/0: unevaluated properties are not allowed"
         " ('daat' is not one of 'data', 'children')",
+    ),
+    # A name only the branch ruled out at the "c" of "circle" evaluates: certain at its end.
+    (
+        SHAPE,
+        '{"type": "circle", "side": 2}',
+        "",
+        24,
+        "unevaluatedProperties",
+        "(root): unevaluated properties are not allowed ('side' was unexpected)",
+    ),
+    # The only branch with a third item was ruled out at the "a": certain at the item.
+    (
+        ROW,
+        '["a", 1, 2]',
+        "",
+        9,
+        "unevaluatedItems",
+        "(root): unevaluated items are not allowed (item 2 was unexpected)",
     ),
     # An item past every prefixItems: certain at its first character.
     (

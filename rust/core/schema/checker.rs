@@ -820,7 +820,7 @@ impl Checker {
                 for check in parent_checks {
                     let c = &self.checks[check];
                     if c.alive && self.nodes[c.node].has_array_keywords {
-                        self.item_checks(check, index, frame, pos)?;
+                        self.item_checks(check, index, frame, pos, oracle)?;
                     }
                 }
             }
@@ -860,15 +860,15 @@ impl Checker {
             }
         }
         if let Some(unevaluated) = self.nodes[node].unevaluated_properties.filter(|_| !matched) {
-            let key = self.frames[frame - 1].key.clone();
+            let key = Seg::Key(self.frames[frame - 1].key.clone());
             let never = self.nodes[unevaluated].never;
-            if self.surely_unevaluated_key(node, &key, oracle)? {
+            if self.surely_unevaluated(check, &key, oracle)? {
                 if !never {
                     // (a `false` one failed at the key)
                     self.spawn(unevaluated, Some(check), Role::All, frame, 0);
                 }
             } else if never {
-                self.extra(check).deferred.push((Seg::Key(key), None));
+                self.extra(check).deferred.push((key, None));
             } else {
                 self.spawn(unevaluated, Some(check), Role::Unevaluated, frame, 0);
             }
@@ -876,22 +876,74 @@ impl Checker {
         Ok(())
     }
 
-    /// No subschema applied beside `node` can evaluate `key`, whatever the rest holds.
-    fn surely_unevaluated_key(
+    /// No subschema applied beside `owner` can evaluate this key or item any more, whatever
+    /// the rest holds: none could ever (the node's `evaluated`), or every one that could has
+    /// failed or can no longer count (under `not`, `then` once `if` failed).
+    fn surely_unevaluated(
         &self,
-        node: usize,
-        key: &[u8],
+        owner: usize,
+        slot: &Seg,
         oracle: &mut dyn Oracle,
     ) -> Result<bool, Fail> {
-        let evaluated = self.nodes[node].evaluated.as_ref().expect("unevaluated*");
-        if evaluated.all_keys || evaluated.names.contains(key) {
-            return Ok(false);
+        let n = &self.nodes[self.checks[owner].node];
+        let evaluated = n.evaluated.as_ref().expect("unevaluated*");
+        match slot {
+            Seg::Index(i) => {
+                if !(evaluated.all_items || evaluated.contains || *i < evaluated.prefix) {
+                    return Ok(true);
+                }
+                if n.contains.is_some() || *i < n.prefix_items.len() as u64 {
+                    return Ok(false); // its own keywords
+                }
+            }
+            Seg::Key(key) => {
+                let mut could = evaluated.all_keys || evaluated.names.contains(key);
+                for &(node, i) in &evaluated.patterns {
+                    if could {
+                        break;
+                    }
+                    could = oracle
+                        .pattern_property(node, i, key)
+                        .map_err(|_| Fail::Raised)?;
+                }
+                if !could {
+                    return Ok(true);
+                }
+                if n.properties.as_ref().is_some_and(|p| p.contains_key(key)) {
+                    return Ok(false); // its own keywords
+                }
+                let node = self.checks[owner].node;
+                for i in 0..n.pattern_properties.len() {
+                    if oracle
+                        .pattern_property(node, i, key)
+                        .map_err(|_| Fail::Raised)?
+                    {
+                        return Ok(false);
+                    }
+                }
+            }
         }
-        for &(n, i) in &evaluated.patterns {
-            if oracle
-                .pattern_property(n, i, key)
-                .map_err(|_| Fail::Raised)?
-            {
+        let end = self.checks[owner]
+            .extra
+            .as_deref()
+            .map_or(owner + 1, |e| e.end);
+        let mut could = vec![true]; // by place after `owner`: may its annotations still count?
+        for c in owner + 1..end {
+            let check = &self.checks[c];
+            let parent = check.parent.expect("below the owner");
+            let mut here = could[parent - owner] && check.alive;
+            if here {
+                let p = self.checks[parent].extra.as_deref();
+                here = match check.role {
+                    Role::Not => false,
+                    Role::Then => p
+                        .and_then(|e| e.if_check)
+                        .is_some_and(|i| self.checks[i].alive),
+                    _ => true,
+                };
+            }
+            could.push(here);
+            if here && self.evaluates(c, slot, false, oracle)? {
                 return Ok(false);
             }
         }
@@ -904,6 +956,7 @@ impl Checker {
         index: u64,
         frame: usize,
         pos: u64,
+        oracle: &mut dyn Oracle,
     ) -> Result<(), Fail> {
         let node = self.checks[check].node;
         let n = &self.nodes[node];
@@ -917,9 +970,8 @@ impl Checker {
             .unevaluated_items
             .filter(|_| index >= n.prefix_items.len() as u64)
         {
-            let evaluated = n.evaluated.as_ref().expect("unevaluated*");
             let never = self.nodes[unevaluated].never;
-            if !(evaluated.all_items || evaluated.contains || index < evaluated.prefix) {
+            if self.surely_unevaluated(check, &Seg::Index(index), oracle)? {
                 if never {
                     let detail = text(format!(
                         "unevaluated items are not allowed (item {index} was unexpected)"
@@ -1360,7 +1412,7 @@ impl Checker {
             let n = &self.nodes[node];
             if n.unevaluated_properties
                 .is_some_and(|u| self.nodes[u].never)
-                && self.surely_unevaluated_key(node, key, oracle)?
+                && self.surely_unevaluated(check, &Seg::Key(key.to_vec()), oracle)?
             {
                 let detail = Detail {
                     before: b"unevaluated properties are not allowed (".to_vec(),
@@ -1760,15 +1812,22 @@ impl Checker {
                 };
             }
             counts.push(here);
-            if here && self.evaluates(c, slot, oracle)? {
+            if here && self.evaluates(c, slot, true, oracle)? {
                 return Ok(true);
             }
         }
         Ok(false)
     }
 
-    /// Does this (valid) subschema evaluate the key or item?
-    fn evaluates(&self, check: usize, slot: &Seg, oracle: &mut dyn Oracle) -> Result<bool, Fail> {
+    /// Does this (valid) subschema evaluate the key or item? (`passed_yet` false: might its
+    /// `contains` still pass the item?)
+    fn evaluates(
+        &self,
+        check: usize,
+        slot: &Seg,
+        passed_yet: bool,
+        oracle: &mut dyn Oracle,
+    ) -> Result<bool, Fail> {
         let node = self.checks[check].node;
         let n = &self.nodes[node];
         match slot {
@@ -1776,10 +1835,11 @@ impl Checker {
                 || n.unevaluated_items.is_some()
                 || *i < n.prefix_items.len() as u64
                 || (n.contains.is_some()
-                    && self.checks[check]
-                        .extra
-                        .as_deref()
-                        .is_some_and(|e| passed(&e.contains_passed, *i)))),
+                    && (!passed_yet
+                        || self.checks[check]
+                            .extra
+                            .as_deref()
+                            .is_some_and(|e| passed(&e.contains_passed, *i))))),
             Seg::Key(key) => {
                 if n.additional.is_some()
                     || n.unevaluated_properties.is_some()

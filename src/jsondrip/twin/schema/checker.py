@@ -379,7 +379,7 @@ class Checker:
             self.spawn(node.additional, check, ALL, frame)
         unevaluated = node.unevaluated_properties
         if unevaluated is not None and not matched:
-            if _surely_unevaluated_key(node, key):  # (a `false` one failed at the key)
+            if self._surely_unevaluated(check, key):  # (a `false` one failed at the key)
                 if not unevaluated.never:
                     self.spawn(unevaluated, check, ALL, frame)
             elif unevaluated.never:
@@ -394,9 +394,7 @@ class Checker:
             return
         unevaluated = node.unevaluated_items
         if unevaluated is not None and index >= len(node.prefix_items):
-            evaluated = node.evaluated
-            assert evaluated is not None
-            if not (evaluated.all_items or evaluated.contains or index < evaluated.prefix):
+            if self._surely_unevaluated(check, index):
                 if unevaluated.never:
                     self.kill(
                         check,
@@ -650,7 +648,7 @@ class Checker:
             elif (
                 node.unevaluated_properties is not None
                 and node.unevaluated_properties.never
-                and _surely_unevaluated_key(node, key)
+                and self._surely_unevaluated(check, key)
             ):
                 self.kill(
                     check,
@@ -827,6 +825,44 @@ class Checker:
                 self._fail(check, kept, [(frame, UNEVALUATED_ITEM)], pos)
             return
 
+    def _surely_unevaluated(self, owner: Check, slot: Any) -> bool:
+        """No subschema applied beside `owner` can evaluate this key or item any more,
+        whatever the rest holds: none could ever (the node's `evaluated`), or every one that
+        could has failed or can no longer count (under `not`, `then` once `if` failed)."""
+        node = owner.node
+        evaluated = node.evaluated
+        assert evaluated is not None
+        if type(slot) is int:
+            if not (evaluated.all_items or evaluated.contains or slot < evaluated.prefix):
+                return True
+            if node.contains is not None or slot < len(node.prefix_items):
+                return False  # its own keywords
+        elif not (
+            evaluated.all_keys
+            or slot in evaluated.names
+            or any(pattern_property_matches(n, i, slot) for n, i in evaluated.patterns)
+        ):
+            return True
+        elif (node.properties is not None and slot in node.properties) or any(
+            regex.search(slot) for regex, _ in node.pattern_properties
+        ):
+            return False  # its own keywords
+        checks = owner.frame.checks
+        first = owner.index
+        could = [True]  # by place after `owner`: may its annotations still count?
+        for check in checks[first + 1 : owner.extra.end]:  # type: ignore[union-attr]
+            parent = check.parent
+            could_here = could[parent.index - first] and check.alive  # type: ignore[union-attr]
+            if could_here:
+                if check.role == NOT:
+                    could_here = False
+                elif check.role == THEN:
+                    could_here = parent.extra.if_check.alive  # type: ignore[union-attr]
+            could.append(could_here)
+            if could_here and _evaluates(check, slot, passed_yet=False):
+                return False
+        return True
+
     def _evaluated(self, owner: Check, slot: Any) -> bool:
         """Did a subschema applied beside `owner`, and valid, evaluate this key or item?"""
         extra = owner.extra
@@ -906,26 +942,18 @@ def _passed(passed: list[int], index: int) -> bool:
     return at < len(passed) and passed[at] == index
 
 
-def _surely_unevaluated_key(node: Node, key: str) -> bool:
-    """No subschema applied beside `node` can evaluate `key`, whatever the rest holds."""
-    evaluated = node.evaluated
-    assert evaluated is not None
-    return not (
-        evaluated.all_keys
-        or key in evaluated.names
-        or any(pattern_property_matches(n, i, key) for n, i in evaluated.patterns)
-    )
-
-
-def _evaluates(check: Check, slot: Any) -> bool:
-    """Does this (valid) subschema evaluate the key or item?"""
+def _evaluates(check: Check, slot: Any, passed_yet: bool = True) -> bool:
+    """Does this (valid) subschema evaluate the key or item? (`passed_yet` False: might its
+    `contains` still pass the item?)"""
     node = check.node
     if type(slot) is int:
         if node.items is not None or node.unevaluated_items is not None:
             return True
         if slot < len(node.prefix_items):
             return True
-        return node.contains is not None and _passed(check.extra.contains_passed, slot)  # type: ignore[union-attr]
+        if node.contains is None:
+            return False
+        return not passed_yet or _passed(check.extra.contains_passed, slot)  # type: ignore[union-attr]
     if node.additional is not None or node.unevaluated_properties is not None:
         return True
     if node.properties is not None and slot in node.properties:
