@@ -158,6 +158,8 @@ fn node_of(row: &Bound<'_, PyDict>) -> PyResult<Node> {
         unevaluated_items: field(row, "unevaluated_items")?,
         evaluated,
         contains_annotates: field(row, "contains_annotates")?,
+        beside: false, // set by Checker::new
+        keyed: false,
         has_object_keywords: field(row, "has_object_keywords")?,
         has_array_keywords: field(row, "has_array_keywords")?,
     })

@@ -194,12 +194,15 @@ struct Check {
     one_checks: Option<Vec<usize>>,
     not_check: Option<usize>,
     contains_count: u64,
-    /// Only for the keywords that need it (`if`, `dependentSchemas`, `unevaluated*`, a kept
-    /// failure).
-    extra: Option<Box<Extra>>,
+    /// Its place in `Checker::extras` (`NO_EXTRA`: none), for the keywords that need one:
+    /// `if`, `dependentSchemas`, `unevaluated*`, and a conditional child's kept failure.
+    extra: u32,
 }
 
-/// What a check of the conditional and `unevaluated*` keywords keeps.
+const NO_EXTRA: u32 = u32::MAX;
+
+/// What a check of the conditional and `unevaluated*` keywords keeps. Made when the check is
+/// spawned, so they are in the checks' order and a finished frame frees its own.
 #[derive(Default)]
 struct Extra {
     if_check: Option<usize>,
@@ -248,6 +251,7 @@ struct Filter {
 }
 
 /// The members a filter of `kind` draws from, for node `n`.
+#[inline]
 fn all_members(n: &Node, kind: Members) -> &[Vec<u8>] {
     match kind {
         Members::Enum => {
@@ -281,6 +285,8 @@ struct Frame {
     /// An object whose checks read its keys (else only the current key is kept).
     track_keys: bool,
     filters: Vec<Filter>,
+    /// Where its checks' extras start in `Checker::extras`.
+    first_extra: usize,
 }
 
 const NO_LIMIT: u64 = u64::MAX;
@@ -372,6 +378,7 @@ fn scalar_equal(value: Scalar, member: Scalar) -> bool {
 pub struct Checker {
     nodes: Vec<Node>,
     checks: Vec<Check>,
+    extras: Vec<Extra>,
     /// The open frames are `frames[..depth]`; the rest are kept for reuse.
     frames: Vec<Frame>,
     depth: usize,
@@ -383,10 +390,23 @@ pub struct Checker {
 
 impl Checker {
     /// A checker of the table whose root is node 0.
-    pub fn new(nodes: Vec<Node>) -> Self {
+    pub fn new(mut nodes: Vec<Node>) -> Self {
+        for n in &mut nodes {
+            n.beside = !(n.all_of.is_empty()
+                && n.refs.is_empty()
+                && n.any_of.is_empty()
+                && n.one_of.is_empty()
+                && n.not.is_none()
+                && n.if_.is_none()
+                && n.dependent_schemas.is_empty()
+                && n.evaluated.is_none()
+                && !n.contains_annotates);
+            n.keyed = n.unevaluated_properties.is_some() || !n.dependent_schemas.is_empty();
+        }
         Checker {
             nodes,
             checks: Vec::new(),
+            extras: Vec::new(),
             frames: Vec::new(),
             depth: 0,
             low_water: 0,
@@ -514,7 +534,7 @@ impl Checker {
     /// A conditional child `check` failed: how the failure reads if it fails `parent` now,
     /// or None while its condition is open (or it no longer matters).
     fn settled(&self, check: usize, parent: usize, role: Role) -> Option<Wrap> {
-        let extra = self.checks[parent].extra.as_deref()?;
+        let extra = self.extra_of(parent)?;
         let dead = |c: Option<usize>| c.is_some_and(|c| !self.checks[c].alive);
         let if_failed = dead(extra.if_check);
         match role {
@@ -540,7 +560,7 @@ impl Checker {
     /// The failure a conditional check kept (always there when its parent is still alive;
     /// a plain one otherwise).
     fn take_kept(&mut self, check: Option<usize>, parent: usize) -> Box<Violation> {
-        let kept = check.and_then(|c| self.checks[c].extra.as_mut()?.kept.take());
+        let kept = check.and_then(|c| self.extra_mut(c)?.kept.take());
         kept.unwrap_or_else(|| {
             let frame = self.checks[parent].frame;
             Box::new(self.failure(
@@ -554,8 +574,17 @@ impl Checker {
         })
     }
 
+    fn extra_of(&self, check: usize) -> Option<&Extra> {
+        self.extras.get(self.checks[check].extra as usize)
+    }
+
+    fn extra_mut(&mut self, check: usize) -> Option<&mut Extra> {
+        self.extras.get_mut(self.checks[check].extra as usize)
+    }
+
+    /// The extra of a check that has one (made by `spawn` for its node or role).
     fn extra(&mut self, check: usize) -> &mut Extra {
-        self.checks[check].extra.get_or_insert_with(Box::default)
+        self.extra_mut(check).expect("spawned with an extra")
     }
 
     /// Where frame `index` sits in its container.
@@ -662,23 +691,24 @@ impl Checker {
             one_checks: None,
             not_check: None,
             contains_count: 0,
-            extra: None,
+            extra: NO_EXTRA,
         });
+        let n = &self.nodes[node];
+        if matches!(role, Role::Then | Role::Else | Role::Dependent) // the failure it may keep
+            || (n.beside
+                && (n.if_.is_some()
+                    || !n.dependent_schemas.is_empty()
+                    || n.evaluated.is_some()
+                    || n.contains_annotates))
+        {
+            self.new_extra(check);
+        }
         if depth > 64 {
             // a $ref cycle that never reaches a value: jsonschema recurses forever
             return check;
         }
         let n = &self.nodes[node];
-        if n.all_of.is_empty()
-            && n.refs.is_empty()
-            && n.any_of.is_empty()
-            && n.one_of.is_empty()
-            && n.not.is_none()
-            && n.if_.is_none()
-            && n.dependent_schemas.is_empty()
-            && n.evaluated.is_none()
-            && !n.contains_annotates
-        {
+        if !n.beside {
             return check; // the common case: no applicators
         }
         let (all_of, refs, any_of, one_of, not) = (
@@ -743,9 +773,17 @@ impl Checker {
         check
     }
 
+    fn new_extra(&mut self, check: usize) {
+        if self.checks[check].extra == NO_EXTRA {
+            self.checks[check].extra = self.extras.len() as u32;
+            self.extras.push(Extra::default());
+        }
+    }
+
     /// Pushes a frame (reusing a kept one) whose checks start at the arena's end.
     fn push(&mut self, kind: Kind, slot: Slot) -> usize {
         let first = self.checks.len();
+        let first_extra = self.extras.len();
         let index = self.depth;
         if index == self.frames.len() {
             self.frames.push(Frame {
@@ -761,6 +799,7 @@ impl Checker {
                 keep_text: kind == Kind::Key,
                 track_keys: false,
                 filters: Vec::new(),
+                first_extra,
             });
         } else {
             let f = &mut self.frames[index];
@@ -776,6 +815,7 @@ impl Checker {
             f.keep_text = kind == Kind::Key;
             f.track_keys = false;
             f.filters.clear();
+            f.first_extra = first_extra;
         }
         self.depth += 1;
         index
@@ -923,17 +963,14 @@ impl Checker {
                 }
             }
         }
-        let end = self.checks[owner]
-            .extra
-            .as_deref()
-            .map_or(owner + 1, |e| e.end);
+        let end = self.extra_of(owner).map_or(owner + 1, |e| e.end);
         let mut could = vec![true]; // by place after `owner`: may its annotations still count?
         for c in owner + 1..end {
             let check = &self.checks[c];
             let parent = check.parent.expect("below the owner");
             let mut here = could[parent - owner] && check.alive;
             if here {
-                let p = self.checks[parent].extra.as_deref();
+                let p = self.extra_of(parent);
                 here = match check.role {
                     Role::Not => false,
                     Role::Then => p
@@ -1121,6 +1158,7 @@ impl Checker {
         self.first_character(frame, Kind::Key, pos, false)
     }
 
+    #[inline]
     fn members<'a>(&'a self, filter: &Filter) -> &'a [Vec<u8>] {
         all_members(&self.nodes[self.checks[filter.check].node], filter.kind)
     }
@@ -1429,9 +1467,8 @@ impl Checker {
             let Some(index) = n.dependent_schemas.iter().position(|d| d.0 == key) else {
                 continue;
             };
-            let dependent = self.checks[check]
-                .extra
-                .as_ref()
+            let dependent = self
+                .extra_of(check)
                 .and_then(|e| e.dependent_checks.get(index).copied());
             if dependent.is_some_and(|d| !self.checks[d].alive) {
                 let kept = self.take_kept(dependent, check);
@@ -1684,7 +1721,7 @@ impl Checker {
                     continue;
                 }
             }
-            if self.checks[check].extra.is_some() && self.checks[check].alive {
+            if self.checks[check].extra != NO_EXTRA && self.checks[check].alive {
                 self.complete_extra(check, frame, pos, oracle)?;
             }
         }
@@ -1719,6 +1756,7 @@ impl Checker {
             }
         }
         self.checks.truncate(range.start);
+        self.extras.truncate(self.frames[frame].first_extra);
         Ok(())
     }
 
@@ -1730,7 +1768,7 @@ impl Checker {
         pos: u64,
         oracle: &mut dyn Oracle,
     ) -> Result<(), Fail> {
-        let extra = self.checks[check].extra.as_deref().expect("checked");
+        let extra = self.extra_of(check).expect("checked");
         let (if_check, then_check) = (extra.if_check, extra.then_check);
         if let (Some(if_check), Some(then)) = (if_check, then_check) {
             if !self.checks[then].alive && self.checks[if_check].alive {
@@ -1780,7 +1818,7 @@ impl Checker {
     /// annotations count (alive, not under `not`, `then`/`else` as `if` went, a dependent
     /// schema whose property is present).
     fn evaluated(&self, owner: usize, slot: &Seg, oracle: &mut dyn Oracle) -> Result<bool, Fail> {
-        let extra = self.checks[owner].extra.as_deref().expect("unevaluated*");
+        let extra = self.extra_of(owner).expect("unevaluated*");
         if let Seg::Index(i) = slot {
             if passed(&extra.contains_passed, *i) {
                 return Ok(true);
@@ -1793,7 +1831,7 @@ impl Checker {
             let parent = check.parent.expect("below the owner");
             let mut here = counts[parent - owner] && check.alive;
             if here {
-                let p = self.checks[parent].extra.as_deref();
+                let p = self.extra_of(parent);
                 let if_alive = || {
                     p.and_then(|e| e.if_check)
                         .is_some_and(|i| self.checks[i].alive)
@@ -1836,9 +1874,8 @@ impl Checker {
                 || *i < n.prefix_items.len() as u64
                 || (n.contains.is_some()
                     && (!passed_yet
-                        || self.checks[check]
-                            .extra
-                            .as_deref()
+                        || self
+                            .extra_of(check)
                             .is_some_and(|e| passed(&e.contains_passed, *i))))),
             Seg::Key(key) => {
                 if n.additional.is_some()

@@ -267,7 +267,7 @@ class Checker:
                         if role == UNEVALUATED:
                             parent.extra.deferred.append((check.frame.slot, kept))  # type: ignore[union-attr]
                         else:
-                            _extra(check).kept = kept
+                            check.extra.kept = kept  # type: ignore[union-attr]
                     return
                 if role == IF:  # `if` failed and `else` had already: report `else`'s failure
                     inner, wraps = _take_kept(parent.extra.else_check, parent), []  # type: ignore[union-attr]
@@ -304,6 +304,13 @@ class Checker:
     ) -> Check:
         check = Check(node, parent, role, frame)
         frame.checks.append(check)
+        if role in (THEN, ELSE, DEPENDENT) or (  # (THEN...: the failure it may keep)
+            node.if_ is not None
+            or node.dependent_schemas
+            or node.evaluated is not None
+            or node.contains_annotates
+        ):
+            check.extra = Extra()
         if depth > 64:  # a $ref cycle that never reaches a value: jsonschema recurses forever
             return check
         for sub in node.all_of:
@@ -322,19 +329,20 @@ class Checker:
         if node.not_ is not None:
             check.not_check = self.spawn(node.not_, check, NOT, frame, depth + 1)
         if node.if_ is not None:
-            extra = _extra(check)
+            extra = check.extra
+            assert extra is not None
             extra.if_check = self.spawn(node.if_, check, IF, frame, depth + 1)
             if node.then is not None:
                 extra.then_check = self.spawn(node.then, check, THEN, frame, depth + 1)
             if node.else_ is not None:
                 extra.else_check = self.spawn(node.else_, check, ELSE, frame, depth + 1)
         if node.dependent_schemas and frame.kind == OBJECT:
-            _extra(check).dependent_checks = [
+            check.extra.dependent_checks = [  # type: ignore[union-attr]
                 self.spawn(sub, check, DEPENDENT, frame, depth + 1)
                 for _, sub in node.dependent_schemas
             ]
         if node.evaluated is not None or node.contains_annotates:
-            _extra(check).end = len(frame.checks)
+            check.extra.end = len(frame.checks)  # type: ignore[union-attr]
         return check
 
     def begin(self, kind: str, pos: int, negative: bool = False) -> Frame:
@@ -917,12 +925,6 @@ class Checker:
                 members = entry[1]
                 possible = members if possible is None else [m for m in possible if m in members]
         return None if possible is None else list(possible)
-
-
-def _extra(check: Check) -> Extra:
-    if check.extra is None:
-        check.extra = Extra()
-    return check.extra
 
 
 def _take_kept(check: Check | None, parent: Check) -> Failure:
