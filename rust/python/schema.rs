@@ -88,8 +88,10 @@ fn node_of(row: &Bound<'_, PyDict>) -> PyResult<Node> {
         Some(e) if !e.is_none() => {
             let e = e.cast_into::<PyDict>()?;
             let names: Vec<Vec<u8>> = field(&e, "names")?;
+            let mut sorted = names.clone();
+            sorted.sort_unstable();
             Some(Box::new(Evaluated {
-                names: names.iter().cloned().collect(),
+                names: sorted,
                 name_order: names,
                 names_shown: field(&e, "names_shown")?,
                 patterns: field(&e, "patterns")?,

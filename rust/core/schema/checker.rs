@@ -287,6 +287,9 @@ struct Frame {
     filters: Vec<Filter>,
     /// Where its checks' extras start in `Checker::extras`.
     first_extra: usize,
+    /// A check of it has something to settle at the value's end (`not`, `oneOf`, `if`,
+    /// `unevaluated*`...): else its end skips that pass.
+    settle: bool,
 }
 
 const NO_LIMIT: u64 = u64::MAX;
@@ -711,6 +714,7 @@ impl Checker {
         if !n.beside {
             return check; // the common case: no applicators
         }
+        self.frames[frame].settle = true;
         let (all_of, refs, any_of, one_of, not) = (
             n.all_of.clone(),
             n.refs.clone(),
@@ -800,6 +804,7 @@ impl Checker {
                 track_keys: false,
                 filters: Vec::new(),
                 first_extra,
+                settle: false,
             });
         } else {
             let f = &mut self.frames[index];
@@ -816,6 +821,7 @@ impl Checker {
             f.track_keys = false;
             f.filters.clear();
             f.first_extra = first_extra;
+            f.settle = false;
         }
         self.depth += 1;
         index
@@ -937,7 +943,8 @@ impl Checker {
                 }
             }
             Seg::Key(key) => {
-                let mut could = evaluated.all_keys || evaluated.names.contains(key);
+                let mut could = evaluated.all_keys
+                    || evaluated.names.binary_search_by(|n| n[..].cmp(key)).is_ok();
                 for &(node, i) in &evaluated.patterns {
                     if could {
                         break;
@@ -1699,7 +1706,12 @@ impl Checker {
     /// The value is complete: settle `not`, `oneOf`'s "only one" and `contains`, pop it.
     fn complete(&mut self, frame: usize, pos: u64, oracle: &mut dyn Oracle) -> Result<(), Fail> {
         let range = self.range(frame);
-        for check in range.clone().rev() {
+        let settle = if self.frames[frame].settle {
+            range.clone()
+        } else {
+            range.start..range.start // nothing to settle: `not`, `oneOf`... spawn children
+        };
+        for check in settle.rev() {
             if !self.checks[check].alive {
                 continue;
             }

@@ -82,7 +82,9 @@ pub type DependentSchema = (Vec<u8>, String, usize);
 /// an item outside it is certainly unevaluated, so checked at once.
 #[derive(Debug, Clone, Default)]
 pub struct Evaluated {
-    pub names: FastSet<Vec<u8>>,
+    /// The property names, sorted (searched: a few names, and no second hash set type in
+    /// the checker's hot code).
+    pub names: Vec<Vec<u8>>,
     /// The names in order, and as a message shows them (`'a', 'b'` or `no names`).
     pub name_order: Vec<Vec<u8>>,
     pub names_shown: String,

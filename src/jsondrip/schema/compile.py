@@ -72,6 +72,12 @@ class _Compiler:
         for node in self.nodes.values():
             if node.unevaluated_properties is not None or node.unevaluated_items is not None:
                 node.evaluated = evaluated_by(node)
+        for node in self.nodes.values():  # (after: evaluated_by marks contains_annotates)
+            node.beside = bool(
+                node.all_of or node.refs or node.any_of or node.one_of or node.not_ is not None
+                or node.if_ is not None or node.dependent_schemas or node.evaluated is not None
+                or node.contains_annotates
+            )  # fmt: skip
 
     def resolve(
         self, keyword: str, ref: str, where: str, base: str, context: Context, dynamic: bool

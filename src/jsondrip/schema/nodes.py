@@ -23,6 +23,7 @@ class Node:
         "additional",
         "all_of",
         "any_of",
+        "beside",
         "const",
         "contains",
         "contains_annotates",
@@ -112,6 +113,7 @@ class Node:
         # With `unevaluated*`: what its subschemas can evaluate (filled after compiling).
         self.evaluated: Evaluated | None = None
         self.contains_annotates = False  # some unevaluatedItems reads what `contains` passed
+        self.beside = False  # it applies subschemas beside it (`allOf`, `$ref`, `if`...)
         self.has_object_keywords = False
         self.has_array_keywords = False
 

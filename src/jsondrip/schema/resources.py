@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urldefrag, urljoin
 
 # Where subschemas sit, by the shape of the keyword's value.
 ONE_SCHEMA = (
@@ -42,8 +41,16 @@ def pointer_token(token: str) -> str:
 def _join(base: str, reference: str) -> str:
     """`reference` resolved against `base` (RFC 3986, as `jsonschema` resolves it)."""
     if reference.startswith("#"):
-        return urldefrag(base)[0] + reference
+        return _defragment(base)[0] + reference
+    from urllib.parse import urljoin  # only schemas with URIs pay for the import
+
     return urljoin(base, reference)
+
+
+def _defragment(uri: str) -> tuple[str, str]:
+    """The URI without its fragment, and the fragment (`urldefrag` without the parse)."""
+    head, _, fragment = uri.partition("#")
+    return head, fragment
 
 
 def _subschemas(schema: dict[str, Any], location: str) -> Iterator[tuple[Any, str]]:
@@ -72,7 +79,8 @@ class Resources:
         self.dynamic_names: set[str] = set()  # names some $dynamicRef's fragment uses
         self.resources[""] = document
         self._walk(document, "", "#")
-        self._dynamic_names(document)
+        if self.dynamic_anchors:  # else no $dynamicRef can resolve dynamically
+            self._dynamic_names(document)
 
     def _dynamic_names(self, value: Any) -> None:
         """The anchor names `$dynamicRef`s use, wherever they are (a reference may reach a
@@ -100,7 +108,7 @@ class Resources:
             return
         identifier = schema.get("$id")
         if isinstance(identifier, str):
-            base = urldefrag(_join(base, identifier))[0]
+            base = _defragment(_join(base, identifier))[0]
             self.resources.setdefault(base, schema)
         if id(schema) in self.base:  # the same object twice (a dict built in Python)
             return
@@ -124,7 +132,7 @@ class Resources:
                 return known
             identifier = schema.get("$id")
             if isinstance(identifier, str):
-                return urldefrag(_join(inherited, identifier))[0]
+                return _defragment(_join(inherited, identifier))[0]
         return inherited
 
     def location_of(self, schema: Any, fallback: str) -> str:
@@ -135,7 +143,7 @@ class Resources:
         """Where `reference` lands from inside `base`: (subschema, its resource's URI, the
         anchor name when the reference names an anchor). Raises `RemoteReference` for a URI
         the document does not define and `LookupError` for a name or pointer it lacks."""
-        uri, fragment = urldefrag(_join(base, reference))
+        uri, fragment = _defragment(_join(base, reference))
         if uri not in self.resources:
             raise RemoteReference(uri)
         target = self.resources[uri]
@@ -147,7 +155,11 @@ class Resources:
                 raise LookupError(f"no anchor {fragment!r} in {uri or 'the schema'}")
             return found[0], uri, fragment
         for raw in fragment.split("/")[1:]:
-            token = unquote(raw).replace("~1", "/").replace("~0", "~")
+            if "%" in raw:
+                from urllib.parse import unquote
+
+                raw = unquote(raw)
+            token = raw.replace("~1", "/").replace("~0", "~")
             try:
                 target = target[int(token)] if isinstance(target, list) else target[token]
             except (KeyError, IndexError, ValueError, TypeError):

@@ -143,7 +143,7 @@ class Frame:
 
     __slots__ = (
         "checks", "count", "filters", "key", "keys", "kind", "length", "limit", "parent",
-        "parts", "slot",
+        "parts", "settle", "slot",
     )  # fmt: skip
 
     def __init__(self, kind: str, parent: Frame | None, slot: Any) -> None:
@@ -161,6 +161,8 @@ class Frame:
         self.parts: list[str] = []
         # string: per check with string enum members, the members the text is still a prefix of
         self.filters: list[list[Any]] = []
+        # a check of it has something to settle at the value's end (`not`, `oneOf`, `if`...)
+        self.settle = False
 
     @property
     def segments(self) -> tuple[Any, ...]:
@@ -305,14 +307,20 @@ class Checker:
         check = Check(node, parent, role, frame)
         frame.checks.append(check)
         if role in (THEN, ELSE, DEPENDENT) or (  # (THEN...: the failure it may keep)
-            node.if_ is not None
-            or node.dependent_schemas
-            or node.evaluated is not None
-            or node.contains_annotates
+            node.beside
+            and (
+                node.if_ is not None
+                or node.dependent_schemas
+                or node.evaluated is not None
+                or node.contains_annotates
+            )
         ):
             check.extra = Extra()
         if depth > 64:  # a $ref cycle that never reaches a value: jsonschema recurses forever
             return check
+        if not node.beside:
+            return check  # the common case: no applicators
+        frame.settle = True
         for sub in node.all_of:
             self.spawn(sub, check, ALL, frame, depth + 1)
         for target in node.refs:
@@ -758,7 +766,7 @@ class Checker:
     def _complete(self, frame: Frame, pos: int) -> None:
         """The value is complete: settle `not`, `oneOf`'s "only one" and `contains`."""
         checks = frame.checks
-        for check in reversed(checks):
+        for check in reversed(checks) if frame.settle else ():
             if not check.alive:
                 continue
             if check.not_check is not None and check.not_check.alive:
