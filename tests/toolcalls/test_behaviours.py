@@ -263,6 +263,8 @@ def test_a_stream_that_just_stops_is_incomplete_not_complete(make_acc) -> None:
 
 
 def test_invalid_json_says_where_keeps_raw_and_spares_the_others(make_acc) -> None:
+    """The call ends on the fragment that proves it invalid (#30 item 3): its raw text
+    stops there, and the fragment after it is counted as ignored."""
     acc = make_acc()
     out = feed_all(
         acc,
@@ -281,12 +283,13 @@ def test_invalid_json_says_where_keeps_raw_and_spares_the_others(make_acc) -> No
             "bad",
             "f",
             {"a": 1},
-            '{"a": 1,\n "b": trux} more',
-            "invalid JSON: " + json_says('{"a": 1,\n "b": trux} more'),
+            '{"a": 1,\n "b": trux}',
+            "invalid JSON: " + json_says('{"a": 1,\n "b": trux}'),
             False,
         ),
         (1, "good", "g", {"ok": True}, '{"ok": true}', None, True),
     ]
+    assert acc.ignored_fragments == 1
     check_lifecycle(acc, out)
 
 

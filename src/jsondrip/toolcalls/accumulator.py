@@ -13,6 +13,9 @@ Bytes or events in, events out; no network, no threads, no sleeping. The rules:
   `[]`.
 - Each call emits `ToolCallStarted` once, `ToolCallDelta` per non-empty fragment, and
   `ToolCallDone` exactly once, however often the stream repeats itself.
+- A call ends as soon as its text is proven invalid (or breaks its tool's schema): the
+  fragment that proved it gets its delta, then `ToolCallDone` with `complete=False`. Later
+  fragments of an ended call are dropped and counted in `ignored_fragments`, never raised.
 """
 
 from __future__ import annotations
@@ -117,6 +120,13 @@ class ToolCallAccumulator:
     def tool_calls(self) -> list[ToolCall]:
         """Every call seen so far, in the order they started (`index` is the position)."""
         return list(self._table.calls)
+
+    @property
+    def ignored_fragments(self) -> int:
+        """How many argument fragments arrived for calls that had already ended (invalid
+        JSON, a schema violation, too large, timed out, closed) and were dropped unread: the
+        tokens a model spent after its call could no longer be used."""
+        return self._table.ignored_fragments
 
     def feed_sse(self, data: bytes | bytearray | memoryview | str) -> list[Event]:
         """Read raw `text/event-stream` bytes or str, cut anywhere; return the new events.
