@@ -65,6 +65,23 @@ WRONG: list[tuple[Any, list[list[Any]], str, Any]] = [
     ({"a": None}, [["add", "/a/0", 1]], "cannot add '/a/0': NoneType has no members", {"a": None}),
     ("s", [["add", "/0", 1]], "cannot add '/0': str has no members", "s"),
     ({}, [["add", "a", 1]], "a JSON Pointer starts with '/': 'a'", {}),
+    # #30 item 5: the JSON Patch shape {"op", "path", "value"}, the same rules
+    (
+        M,
+        [{"op": "bogus", "path": "", "value": 1}],
+        "unknown change op 'bogus' (at ''): expected add, append, replace or remove",
+        M,
+    ),
+    (
+        {"a": 1},
+        [{"op": "add", "path": "/b", "value": 2}, {"path": "/a", "value": 3}],
+        "a change object lacks 'op' (its keys: 'path', 'value')",
+        {"a": 1, "b": 2},
+    ),
+    ({}, [{"op": "add", "value": 3}], "a change object lacks 'path' (its keys: 'op', 'value')", {}),
+    ({}, [{}], "a change object lacks 'op' (its keys: none)", {}),
+    ({}, [{"op": "add", "path": "/a"}], "a change object lacks 'value' (op 'add' at '/a')", {}),
+    ({"a": 1}, [{"op": "remove", "path": "/b"}], "cannot remove '/b': no such key", {"a": 1}),
 ]
 ERRORS = [
     {"doc": wrap(doc), "changes": changes, "message": message, "after": wrap(after)}
@@ -89,9 +106,32 @@ def test_the_error_cases_are_pythons(
         pytest.skip("this apply_changes is not the strict one yet (the friction branch)")
     doc = copy.deepcopy(doc)
     with pytest.raises(ValueError) as caught:
-        jsondrip.apply_changes(doc, [jsondrip.Change(*c) for c in changes])
+        jsondrip.apply_changes(
+            doc, [c if type(c) is dict else jsondrip.Change(*c) for c in changes]
+        )
     assert str(caught.value) == message
     assert doc == after
+
+
+def test_item5_apply_changes_takes_the_readmes_wire_format() -> None:
+    """#30 item 5: the README's SSE example sends `{"op", "path", "value"}` objects; Python's
+    `apply_changes` takes them as the JavaScript `applyChanges` does (a remove without a
+    value included), mixed with `Change`s and `[op, path, value]` lists."""
+    parser = jsondrip.Parser()
+    doc: Any = M
+    for fragment in ['{"city": "Pa', 'ris", "days": [1, ', "2]}"]:
+        wire = [
+            json.dumps({"op": op, "path": p, "value": v})
+            for op, p, v in parser.feed_changes(fragment)
+        ]
+        doc = jsondrip.apply_changes(doc, [json.loads(frame) for frame in wire])
+    assert doc == {"city": "Paris", "days": [1, 2]}
+    mixed = [
+        {"op": "remove", "path": "/days"},
+        jsondrip.Change("append", "/city", "!"),
+        ["add", "/n", 1],
+    ]
+    assert jsondrip.apply_changes(doc, mixed) == {"city": "Paris!", "n": 1}
 
 
 @pytest.mark.parametrize("name", stream_names())
@@ -174,9 +214,14 @@ def test_apply_changes_matches_python_on_random_documents(
     for mode in ("stable", "jiter"):
         for _text, chunks in documents:
             recorded = feeds(chunks, backend, mode)
+            if len(streams) % 2:  # every other stream as JSON Patch objects (#30 item 5)
+                for feed in recorded:
+                    feed["changes"] = [
+                        dict(zip(("op", "path", "value"), c)) for c in feed["changes"]
+                    ]
             doc: Any = jsondrip.MISSING
             for feed in recorded:  # the fixtures are right by Python's own apply_changes
-                doc = jsondrip.apply_changes(doc, [jsondrip.Change(*c) for c in feed["changes"]])
+                doc = jsondrip.apply_changes(doc, feed["changes"])
                 assert (
                     wrap(json.loads(json.dumps(doc)) if doc is not jsondrip.MISSING else doc)
                     == feed["after"]
