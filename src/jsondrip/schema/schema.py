@@ -61,7 +61,13 @@ class Schema:
     @classmethod
     def from_tools(cls, tools: Any) -> dict[str, Schema]:
         """Each tool's name and schema, from a list of tool definitions (Gemini's
-        `{"functionDeclarations": [...]}` groups included)."""
+        `{"functionDeclarations": [...]}` groups included).
+
+        Tools the provider defines are left out: Anthropic's versioned tools
+        (`{"type": "web_search_20250305", "name": "web_search"}`, `code_execution_...`,
+        `bash_...`, `text_editor_...`), OpenAI's and Gemini's built-in tools, OpenAI's
+        free-form `custom` tools: their definitions hold no schema to check against, and
+        an empty one would pass anything while claiming a check."""
         from .tools import iter_tools
 
         return {name: cls(parameters) for name, parameters in iter_tools(tools)}

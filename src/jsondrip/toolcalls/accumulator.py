@@ -26,6 +26,7 @@ import time
 from typing import Any, Callable
 
 from .. import JSONDecodeError, Parser, Schema, SchemaViolation, loads
+from ..schema.tools import provider_tool_names
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
 from .calls import CallState, CallTable
@@ -74,7 +75,9 @@ class ToolCallAccumulator:
     `tools`: the tool definitions given to the API (any SDK's shape, see `Schema.from_tools`).
     Each call is then checked against its tool's schema as it streams; a name not among them,
     or arguments that break the schema, end the call at once with `complete=False` and
-    `error="schema: <message>"` (docs/schema.md).
+    `error="schema: <message>"` (docs/schema.md). A provider-defined tool in the list
+    (Anthropic's `bash_20250124`, `text_editor_...`, `web_search_20250305`...) has no schema
+    there: its calls are parsed but not checked.
     """
 
     def __init__(
@@ -99,6 +102,7 @@ class ToolCallAccumulator:
             parser_factory=Parser,
             clock=clock,
             schemas=None if tools is None else Schema.from_tools(tools),
+            unchecked=frozenset() if tools is None else provider_tool_names(tools),
         )
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None

@@ -21,7 +21,9 @@ module does the rest, the same for every provider:
   its parser and text.
 - With `schemas` (tool name -> `Schema`), a call's first fragment (or its end, if it has none)
   checks its name, and its parser checks the arguments: a violation ends the call at once,
-  with `error="schema: <message>"` (the message starts with the JSON Pointer path).
+  with `error="schema: <message>"` (the message starts with the JSON Pointer path). A name in
+  `unchecked` (a provider-defined tool: Anthropic's `bash`, `str_replace_based_edit_tool`...)
+  is known but has no schema: its arguments are only parsed.
 
 Every ending goes through `_end`, which emits `ToolCallDone` at most once per call.
 """
@@ -101,6 +103,7 @@ class CallTable:
         parser_factory: Callable[..., Parser],
         clock: Callable[[], float],
         schemas: dict[str, Schema] | None = None,
+        unchecked: frozenset[str] = frozenset(),
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
@@ -109,6 +112,7 @@ class CallTable:
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
         self.schemas = schemas
+        self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
         self._clock = clock
         self.ignored_fragments = 0  # fragments that arrived for calls already ended
         self.now = clock()  # the time of the accumulator call being served
@@ -225,8 +229,11 @@ class CallTable:
             return True  # a call the provider runs (server tools): not the client's schema
         name = state.call.name
         schema = self.schemas.get(name)  # type: ignore[union-attr]
+        if schema is None and name in self.unchecked:
+            return True  # Anthropic's bash or text editor...: the client runs it, unchecked
         if schema is None:
-            known = ", ".join(repr(n) for n in self.schemas) or "none"  # type: ignore[union-attr]
+            names = [*(self.schemas or ()), *sorted(self.unchecked)]
+            known = ", ".join(map(repr, names)) or "none"
             self.fail(
                 state, f"schema: unknown tool {name!r} (the tools are {known})", release=False
             )
