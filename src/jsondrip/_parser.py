@@ -154,7 +154,8 @@ class Parser:
         is invalid, its subclass `IncompleteJSONError` if it is a valid start cut short.
 
         With `schema=`, raises `SchemaViolation` if the complete document breaks the schema;
-        with `Schema.from_model(Model)`, returns the validated model instead of the dict.
+        with `Schema.from_model(Model)`, returns the validated model instead of the dict (what
+        pydantic refuses is a `SchemaViolation` whose `__cause__` is its `ValidationError`).
         """
         guard = self._guard
         if guard is None:
