@@ -137,6 +137,12 @@ class ToolCallAccumulator:
 
         `data: [DONE]` ends an OpenAI response; comments and keep-alives are skipped, and so
         is data that is not a JSON object.
+
+        Several events may come from one call, several deltas of one tool call among them:
+        their `preview` is the call's one live value, so each shows the state at the end of
+        the batch (and `snapshot()`, taken afterwards, copies that state). Each delta's own
+        `changes` are exact: applied in order to a copy of your own, they give the preview as
+        it was right after that delta (docs/toolcalls.md).
         """
         # The armed lane first, inline (`feed_lines` and `feed` repeat these lines on purpose:
         # a shared method would cost a frame, a tenth of the event's time).
