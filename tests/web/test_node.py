@@ -5,6 +5,7 @@ documents cut at random places (hypothesis), on both backends and both modes."""
 from __future__ import annotations
 
 import copy
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -232,3 +233,37 @@ def test_apply_changes_matches_python_on_random_documents(
         {"streams": streams, "errors": ERRORS},
         tmp_path_factory.mktemp("node"),
     )
+
+
+READABLE = [
+    {"path": "src/app.py", "content": "import os\n\n\ndef main():\n    return 'ok'\n"},
+    {"sql": "SELECT *\nFROM t\n", "nested": [{"a": "x\ny", "b": []}, "one line"]},
+    {"note": "bell\x07 esc\x1b[2J\r\nnext", "n": [1, 2.5, True, None], "e": {}},
+    {"command": '#!/bin/sh\necho "hi"', "language": "shell", "deep": {"x": {"y": "a\nb"}}},
+    "a top-level\ntext",
+    ["  spaces\n kept", {"emoji": "🚀\n中文"}],  # (rich expands tabs: not compared)
+]
+
+
+def test_item16_the_page_draws_arguments_as_the_terminal_does(tmp_path: Path) -> None:
+    """#30 item 16: the web page showed a file's content as one escaped JSON line; its drawing
+    (readable.js) now gives, character for character, what the terminal's live view
+    (cli/readable.py, through rich) shows: multi-line strings as text, between fences."""
+    pytest.importorskip("rich")
+    from rich.console import Console
+
+    from jsondrip.cli.readable import readable_arguments
+    from jsondrip.cli.source import demo_bytes
+
+    acc = jsondrip.ToolCallAccumulator()
+    acc.feed_sse(demo_bytes())
+    acc.finish()
+    values = [call.arguments for call in acc.tool_calls] + READABLE
+    cases = []
+    for value in values:
+        console = Console(width=400, record=True, file=io.StringIO(), color_system=None)
+        console.print(readable_arguments(value))
+        lines = console.export_text().rstrip("\n").split("\n")
+        cases.append({"value": value, "terminal": "\n".join(line.rstrip() for line in lines)})
+    assert any('"content": """' in case["terminal"] for case in cases[:3])  # the demo's file
+    run_node("readable.test.mjs", {"cases": cases}, tmp_path)
