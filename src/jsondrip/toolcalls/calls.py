@@ -184,11 +184,11 @@ class CallTable:
                 changes = pending if LAZY_CHANGES else pending.build()
         else:
             try:
-                error = self._feed_first(state, parser, text, start)
+                refusal = self._feed_first(state, parser, text, start)
             except SchemaViolation as violation:
-                error = f"schema: {violation}"
-            if error is not None:
-                self._refused(state, text, error)
+                refusal = f"schema: {violation}"
+            if refusal is not None:
+                self._refused(state, text, refusal)
                 return
             changes = tuple(state.changes)
             state.changes.clear()
