@@ -299,9 +299,6 @@ class CallTable:
         call = state.call
         if call.finished:
             return
-        if call.error is not None:
-            self._end(state)
-            return
         if state.size == 0 and self.schemas is not None and not self._attach_schema(state):
             return
         parser = state.parser
@@ -347,7 +344,7 @@ class CallTable:
         """The stream ended before the provider closed the call: incomplete, text and preview
         kept. A call the provider closed whose document was incomplete (`pending_close`,
         waiting for a stop reason) is closed instead, with the error that says why."""
-        if state.pending_close or state.call.error is not None:
+        if state.pending_close:
             self.close(state, None)
         else:
             self.fail(state, INCOMPLETE, release=False)
