@@ -78,22 +78,24 @@ class Resources:
         self.location: dict[int, str] = {}  # id() of a subschema -> "#/json/pointer"
         self.dynamic_names: set[str] = set()  # names some $dynamicRef's fragment uses
         self.resources[""] = document
-        self._walk(document, "", "#")
-        if self.dynamic_anchors:  # else no $dynamicRef can resolve dynamically
-            self._dynamic_names(document)
+        if self._scan(document):  # most schemas name nothing: every base is "" then
+            self._walk(document, "", "#")
 
-    def _dynamic_names(self, value: Any) -> None:
-        """The anchor names `$dynamicRef`s use, wherever they are (a reference may reach a
+    def _scan(self, value: Any) -> bool:
+        """Does the document name anything (`$id`, `$anchor`, `$dynamicAnchor`)? Also the
+        anchor names `$dynamicRef`s use, wherever they are (a reference may reach a
         subschema outside the walk, as `#/components/...`)."""
+        names = False
         todo = [value]
         seen: set[int] = set()  # a dict built in Python may hold itself
         while todo:
             value = todo.pop()
-            if isinstance(value, (dict, list)):
+            if isinstance(value, dict):
                 if id(value) in seen:
                     continue
                 seen.add(id(value))
-            if isinstance(value, dict):
+                if "$id" in value or "$anchor" in value or "$dynamicAnchor" in value:
+                    names = True
                 reference = value.get("$dynamicRef")
                 if isinstance(reference, str):
                     fragment = reference.partition("#")[2]
@@ -101,7 +103,11 @@ class Resources:
                         self.dynamic_names.add(fragment)
                 todo.extend(value.values())
             elif isinstance(value, list):
+                if id(value) in seen:
+                    continue
+                seen.add(id(value))
                 todo.extend(value)
+        return names
 
     def _walk(self, schema: Any, base: str, location: str) -> None:
         if not isinstance(schema, dict):
