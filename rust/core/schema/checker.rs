@@ -1451,37 +1451,50 @@ impl Checker {
                     self.kill(check, "additionalProperties", pos, detail)?;
                 }
             }
-            if !self.checks[check].alive {
-                continue;
+            if self.nodes[node].keyed && self.checks[check].alive {
+                self.key_conditions(check, object, key, pos, oracle)?;
             }
-            let n = &self.nodes[node];
-            if n.unevaluated_properties
-                .is_some_and(|u| self.nodes[u].never)
-                && self.surely_unevaluated(check, &Seg::Key(key.to_vec()), oracle)?
-            {
-                let detail = Detail {
-                    before: b"unevaluated properties are not allowed (".to_vec(),
-                    shown: Some(Shown::Str {
-                        text: key.to_vec(),
-                        dots: false,
-                    }),
-                    after: b" was unexpected)".to_vec(),
-                };
-                self.kill(check, "unevaluatedProperties", pos, detail)?;
-                continue;
-            }
-            let n = &self.nodes[node];
-            let Some(index) = n.dependent_schemas.iter().position(|d| d.0 == key) else {
-                continue;
+        }
+        Ok(())
+    }
+
+    /// A new key of an object whose check has `unevaluatedProperties` or `dependentSchemas`:
+    /// a key no subschema can evaluate any more, or a dependent schema that already failed.
+    #[inline(never)]
+    fn key_conditions(
+        &mut self,
+        check: usize,
+        object: usize,
+        key: &[u8],
+        pos: u64,
+        oracle: &mut dyn Oracle,
+    ) -> Result<(), Fail> {
+        let node = self.checks[check].node;
+        let n = &self.nodes[node];
+        if n.unevaluated_properties
+            .is_some_and(|u| self.nodes[u].never)
+            && self.surely_unevaluated(check, &Seg::Key(key.to_vec()), oracle)?
+        {
+            let detail = Detail {
+                before: b"unevaluated properties are not allowed (".to_vec(),
+                shown: Some(Shown::Str {
+                    text: key.to_vec(),
+                    dots: false,
+                }),
+                after: b" was unexpected)".to_vec(),
             };
-            let dependent = self
-                .extra_of(check)
-                .and_then(|e| e.dependent_checks.get(index).copied());
-            if dependent.is_some_and(|d| !self.checks[d].alive) {
-                let kept = self.take_kept(dependent, check);
-                let wraps = vec![(object, Wrap::Dependent(node, index))];
-                self.fail(check, Inner::Kept(kept), wraps, pos)?;
-            }
+            return self.kill(check, "unevaluatedProperties", pos, detail);
+        }
+        let Some(index) = n.dependent_schemas.iter().position(|d| d.0 == key) else {
+            return Ok(());
+        };
+        let dependent = self
+            .extra_of(check)
+            .and_then(|e| e.dependent_checks.get(index).copied());
+        if dependent.is_some_and(|d| !self.checks[d].alive) {
+            let kept = self.take_kept(dependent, check);
+            let wraps = vec![(object, Wrap::Dependent(node, index))];
+            self.fail(check, Inner::Kept(kept), wraps, pos)?;
         }
         Ok(())
     }
