@@ -287,3 +287,25 @@ def test_a_dynamic_reference_resolves_in_the_scope_it_is_reached_from(backend: s
     assert violation is not None and (violation.path, violation.pos) == ("/numbers/1", 16)
     violation, _ = run(compiled, '{"names": ["a", 2]}', backend)
     assert violation is not None and (violation.path, violation.pos) == ("/names/1", 16)
+
+
+def test_the_dynamic_scope_is_every_resource_entered_as_the_specification_says(
+    backend: str,
+) -> None:
+    """The root resource (here without `$id`) is in the dynamic scope, so its `$dynamicAnchor`
+    overrides the template's. `jsonschema` misses it (python-jsonschema/jsonschema#1497, open:
+    `referencing` records a scope only when a `$ref` leaves it), the one place outside the
+    suite where the two differ on purpose."""
+    template = {
+        "$id": "https://example.com/page",
+        "$defs": {"item": {"$dynamicAnchor": "item", "not": {}}},
+        "properties": {"items": {"type": "array", "items": {"$dynamicRef": "#item"}}},
+    }
+    schema = {
+        "$defs": {"item": {"$dynamicAnchor": "item", "type": "string"}, "page": template},
+        "$ref": "https://example.com/page",
+    }
+    compiled = Schema(schema)
+    assert run(compiled, '{"items": ["hello"]}', backend)[0] is None
+    violation, _ = run(compiled, '{"items": [1]}', backend)
+    assert violation is not None and str(violation) == "/items/0: expected string, got a number"
