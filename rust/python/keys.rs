@@ -20,9 +20,47 @@ const MAX_KEY_LEN: usize = 64;
 /// A non-ASCII key's bytes and its str.
 type WideKey = (Box<[u8]>, Py<PyString>);
 
+/// An ASCII key of fewer than sixteen bytes as two little-endian words, the bytes past it
+/// zeroed. ASCII keys hold no NUL, so the words alone tell the key (its length too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShortKey(u64, u64);
+
+impl ShortKey {
+    /// The key of the first `len` (below 16) bytes of `window`.
+    #[inline(always)]
+    pub fn new(window: &[u8; 16], len: usize) -> Self {
+        let (low, high) = window.split_at(8);
+        let low = u64::from_le_bytes(low.try_into().expect("8 bytes"));
+        let high = u64::from_le_bytes(high.try_into().expect("8 bytes"));
+        ShortKey(
+            low & low_bytes(len),
+            high & low_bytes(len.saturating_sub(8)),
+        )
+    }
+
+    #[inline(always)]
+    fn index(self, bits: u32) -> usize {
+        let mixed = (self.0 ^ self.1.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> (64 - bits)) as usize
+    }
+}
+
+/// A mask of the `n` low bytes of a word.
+#[inline(always)]
+fn low_bytes(n: usize) -> u64 {
+    if n >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    }
+}
+
 pub struct KeyCache {
     /// Compact ASCII strs, by hash of their bytes.
     slots: Vec<Option<Py<PyString>>>,
+    /// Short ASCII keys with their words, by hash of the words (`lookup_short`); allocated
+    /// at the first such lookup.
+    short: Vec<(ShortKey, Option<Py<PyString>>)>,
     /// Non-ASCII keys with their UTF-8 (or WTF-8) bytes, by the same hash.
     wide: Vec<Option<WideKey>>,
     /// log2 of the number of slots.
@@ -76,6 +114,7 @@ impl KeyCache {
     pub fn new(bits: u32) -> Self {
         KeyCache {
             slots: Vec::new(),
+            short: Vec::new(),
             wide: Vec::new(),
             bits,
         }
@@ -96,35 +135,110 @@ impl KeyCache {
     /// set when the interpreter cannot make one, or when `key` is not UTF-8 (surrogates
     /// encoded in it are read, as `surrogatepass` does).
     ///
+    /// The hit of an ASCII key is inlined into the caller (a hash, one slot, one compare);
+    /// everything else goes out of line.
+    ///
     /// # Safety
     /// The interpreter must be held by this thread, and `key` must be ASCII if `ascii`.
-    #[inline]
+    #[inline(always)]
     pub unsafe fn lookup(&mut self, key: &[u8], ascii: bool) -> *mut ffi::PyObject {
+        if ascii && key.len() <= MAX_KEY_LEN {
+            let (head, tail) = words(key);
+            let index = self.index(key.len(), head, tail);
+            if let Some(Some(string)) = self.slots.get(index) {
+                let string = string.as_ptr();
+                // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string`),
+                // kept alive by their slots.
+                if unsafe { holds(string, key, (head, tail)) } {
+                    // SAFETY: the slot keeps its reference; this new one is the caller's.
+                    unsafe { ffi::Py_INCREF(string) };
+                    return string;
+                }
+            }
+        }
+        // SAFETY: as the caller promised.
+        unsafe { self.lookup_slow(key, ascii) }
+    }
+
+    /// A new reference to the str of the first `len` bytes of `window`, ASCII and fewer than
+    /// 16, from the cache or created (NULL with an exception set when the interpreter cannot
+    /// make one). A hit is a hash of two words and one compare, inlined into the caller; the
+    /// key's bytes are never looped over.
+    ///
+    /// # Safety
+    /// The interpreter must be held by this thread; the key's bytes must be ASCII.
+    #[inline(always)]
+    pub unsafe fn lookup_short(&mut self, window: &[u8; 16], len: usize) -> *mut ffi::PyObject {
+        let key = ShortKey::new(window, len);
+        let index = key.index(self.bits);
+        if let Some((held, Some(string))) = self.short.get(index) {
+            if *held == key {
+                let string = string.as_ptr();
+                // SAFETY: the slot keeps its reference; this new one is the caller's.
+                unsafe { ffi::Py_INCREF(string) };
+                return string;
+            }
+        }
+        // SAFETY: as the caller promised.
+        unsafe { self.insert_short(key, index, &window[..len]) }
+    }
+
+    /// `lookup_short`'s miss: the str is made and kept in slot `index`.
+    ///
+    /// # Safety
+    /// As `lookup_short`; `bytes` are the key's.
+    #[inline(never)]
+    unsafe fn insert_short(
+        &mut self,
+        key: ShortKey,
+        index: usize,
+        bytes: &[u8],
+    ) -> *mut ffi::PyObject {
+        if self.short.is_empty() {
+            self.short = (0..1usize << self.bits)
+                .map(|_| (ShortKey(0, 0), None))
+                .collect();
+        }
+        // SAFETY: as the caller promised (ASCII bytes).
+        let string = unsafe { ascii_string(bytes) };
+        if !string.is_null() {
+            // SAFETY: a new reference to a str: one for the slot, one for the caller. The
+            // slot's old string, if any, is released by its drop, with the interpreter held.
+            unsafe {
+                ffi::Py_INCREF(string);
+                let kept = Bound::from_owned_ptr(Python::assume_attached(), string);
+                self.short[index] = (key, Some(kept.cast_into_unchecked().unbind()));
+            }
+        }
+        string
+    }
+
+    /// The slot of a key of `len` bytes whose `words` are `head` and `tail`.
+    #[inline(always)]
+    fn index(&self, len: usize, head: u64, tail: u64) -> usize {
+        let mixed = (head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> (64 - self.bits)) as usize
+    }
+
+    /// `lookup` past its inlined hit: a miss (the key is created and cached), a key that is
+    /// not ASCII, or a long one.
+    ///
+    /// # Safety
+    /// As `lookup`.
+    #[inline(never)]
+    unsafe fn lookup_slow(&mut self, key: &[u8], ascii: bool) -> *mut ffi::PyObject {
         if key.len() > MAX_KEY_LEN {
             // SAFETY: as the caller promised.
             return unsafe { new_string(key, ascii) };
         }
         let (head, tail) = words(key);
-        let mixed =
-            (head ^ tail.rotate_left(29) ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let index = (mixed >> (64 - self.bits)) as usize;
+        let index = self.index(key.len(), head, tail);
         if !ascii {
             // SAFETY: as the caller promised.
             return unsafe { self.lookup_wide(key, index) };
         }
         if self.slots.is_empty() {
             self.slots = (0..1usize << self.bits).map(|_| None).collect();
-        }
-        let slot = &mut self.slots[index];
-        if let Some(string) = slot {
-            let string = string.as_ptr();
-            // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string` below),
-            // kept alive by their slots.
-            if unsafe { holds(string, key, (head, tail)) } {
-                // SAFETY: the slot keeps its reference; this new one is the caller's.
-                unsafe { ffi::Py_INCREF(string) };
-                return string;
-            }
         }
         // SAFETY: as the caller promised (ASCII here).
         let string = unsafe { ascii_string(key) };
@@ -134,7 +248,7 @@ impl KeyCache {
             // interpreter held.
             unsafe {
                 ffi::Py_INCREF(string);
-                *slot = Some(
+                self.slots[index] = Some(
                     Bound::from_owned_ptr(Python::assume_attached(), string)
                         .cast_into_unchecked()
                         .unbind(),
