@@ -278,7 +278,7 @@ impl<'a> Scanner<'a> {
         // to the space are whitespace or not allowed here (then the caller finds no token).
         match data.get(i) {
             Some(&b) if b > b' ' => {}
-            Some(b' ') if data.get(i + 1).is_some_and(|&b| b > b' ') => self.pos = i + 1,
+            Some(b' ' | b'\n') if data.get(i + 1).is_some_and(|&b| b > b' ') => self.pos = i + 1,
             Some(_) => self.skip_more_whitespace(),
             None => {}
         }

@@ -14,6 +14,8 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use super::strings::{ascii_string, utf8_string};
+
 /// Longer keys are created every time (they seldom repeat, and would hash slowly).
 const MAX_KEY_LEN: usize = 64;
 
@@ -298,34 +300,12 @@ impl KeyCache {
 /// The interpreter must be held, and `bytes` must be ASCII if `ascii`.
 #[inline]
 unsafe fn new_string(bytes: &[u8], ascii: bool) -> *mut ffi::PyObject {
-    // SAFETY: as the caller promised; the pointer and length describe `bytes`.
+    // SAFETY: as the caller promised.
     unsafe {
         if ascii {
             ascii_string(bytes)
         } else {
-            ffi::PyUnicode_DecodeUTF8(
-                bytes.as_ptr().cast(),
-                bytes.len() as ffi::Py_ssize_t,
-                c"surrogatepass".as_ptr(),
-            )
+            utf8_string(bytes)
         }
-    }
-}
-
-/// A new compact ASCII str holding `bytes`, or NULL with an exception set.
-///
-/// # Safety
-/// The interpreter must be held, and `bytes` must be ASCII.
-#[inline]
-pub unsafe fn ascii_string(bytes: &[u8]) -> *mut ffi::PyObject {
-    // SAFETY: PyUnicode_New(len, 127) gives a fresh compact ASCII str whose data buffer holds
-    // exactly `len` bytes; ASCII bytes are its final content.
-    unsafe {
-        let string = ffi::PyUnicode_New(bytes.len() as ffi::Py_ssize_t, 127);
-        if !string.is_null() {
-            let data = ffi::PyUnicode_DATA(string) as *mut u8;
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
-        }
-        string
     }
 }

@@ -20,7 +20,8 @@ use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 use super::dicts::presized_dict;
 use super::gc;
-use super::keys::{ascii_string, KeyCache};
+use super::keys::KeyCache;
+use super::strings::{ascii_string, utf8_string};
 use crate::core::scanner::{Bail, Key, Number, Peek, Scanner, Text};
 
 /// Past this nesting the pre-check gives up (the standard library answers; json itself raises
@@ -132,17 +133,11 @@ fn string(text: Text) -> Build {
         // bytes are ASCII.
         return checked(unsafe { ascii_string(bytes) });
     }
-    // surrogatepass: lone surrogates from escapes, and (bytes input only: a str's UTF-8 has
-    // none) surrogates encoded in UTF-8, which json.loads also accepts. Invalid UTF-8 is not
-    // checked beforehand: the decoder refuses it here, and json.loads gives its answer.
-    // SAFETY: pointer and length describe `bytes`; the result is new or NULL.
-    let object = unsafe {
-        ffi::PyUnicode_DecodeUTF8(
-            bytes.as_ptr().cast(),
-            bytes.len() as ffi::Py_ssize_t,
-            c"surrogatepass".as_ptr(),
-        )
-    };
+    // Invalid UTF-8 is not checked beforehand: the decoder refuses it here, and json.loads
+    // gives its answer. Lone surrogates (from escapes, or encoded in bytes input) are read
+    // as json.loads reads them.
+    // SAFETY: the interpreter is held; the result is new or NULL.
+    let object = unsafe { utf8_string(bytes) };
     NonNull::new(object).ok_or_else(|| {
         // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
         unsafe { ffi::PyErr_Clear() };
