@@ -34,10 +34,8 @@ impl ShortKey {
         let (low, high) = window.split_at(8);
         let low = u64::from_le_bytes(low.try_into().expect("8 bytes"));
         let high = u64::from_le_bytes(high.try_into().expect("8 bytes"));
-        ShortKey(
-            low & low_bytes(len),
-            high & low_bytes(len.saturating_sub(8)),
-        )
+        let [low_mask, high_mask] = KEY_MASKS[len & 15];
+        ShortKey(low & low_mask, high & high_mask)
     }
 
     #[inline(always)]
@@ -47,15 +45,20 @@ impl ShortKey {
     }
 }
 
-/// A mask of the `n` low bytes of a word.
-#[inline(always)]
-fn low_bytes(n: usize) -> u64 {
-    if n >= 8 {
-        u64::MAX
-    } else {
-        (1u64 << (8 * n)) - 1
+/// The masks of the two words of a short key's window that keep its `len` bytes, by `len`.
+static KEY_MASKS: [[u64; 2]; 16] = {
+    let mut masks = [[0; 2]; 16];
+    let mut len = 0;
+    while len < 16 {
+        masks[len] = if len < 8 {
+            [(1 << (8 * len)) - 1, 0]
+        } else {
+            [u64::MAX, (1 << (8 * (len - 8))) - 1]
+        };
+        len += 1;
     }
-}
+    masks
+};
 
 pub struct KeyCache {
     /// Compact ASCII strs, by hash of their bytes.

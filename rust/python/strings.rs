@@ -86,6 +86,18 @@ pub unsafe fn utf8_string(bytes: &[u8]) -> *mut ffi::PyObject {
 trait Unit: Copy + From<u8> {
     /// The unit of a code point that fits one.
     fn of(code: u32) -> Self;
+
+    /// Writes sixteen ASCII bytes as sixteen units at `out`.
+    ///
+    /// # Safety
+    /// `out` must have room for sixteen units.
+    #[inline(always)]
+    unsafe fn widen16(chunk: &[u8; 16], out: *mut Self) {
+        for (j, &b) in chunk.iter().enumerate() {
+            // SAFETY: as the caller promised.
+            unsafe { out.add(j).write(Self::from(b)) };
+        }
+    }
 }
 
 impl Unit for u8 {
@@ -93,12 +105,32 @@ impl Unit for u8 {
     fn of(code: u32) -> Self {
         code as u8
     }
+
+    #[inline(always)]
+    unsafe fn widen16(chunk: &[u8; 16], out: *mut Self) {
+        // SAFETY: as the caller promised.
+        unsafe { std::ptr::copy_nonoverlapping(chunk.as_ptr(), out, 16) };
+    }
 }
 
 impl Unit for u16 {
     #[inline(always)]
     fn of(code: u32) -> Self {
         code as u16
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn widen16(chunk: &[u8; 16], out: *mut Self) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86_64 baseline; the load reads the sixteen bytes of `chunk`
+        // and the stores write the 32 bytes the caller promised.
+        unsafe {
+            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+            let zero = _mm_setzero_si128();
+            _mm_storeu_si128(out.cast(), _mm_unpacklo_epi8(bytes, zero));
+            _mm_storeu_si128(out.add(8).cast(), _mm_unpackhi_epi8(bytes, zero));
+        }
     }
 }
 
@@ -127,18 +159,19 @@ unsafe fn decode<U: Unit>(bytes: &[u8], out: *mut U, chars: usize) -> bool {
     while i < len {
         let lead = bytes[i];
         if lead < 0x80 {
-            // A run of ASCII (URLs, spaces, digits between the wide text), eight at a time.
-            while let Some(chunk) = bytes.get(i..i + 8) {
-                let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-                if word & 0x8080_8080_8080_8080 != 0 {
+            // A run of ASCII (words, URLs, spaces between the wide text), sixteen at a time.
+            while let Some(chunk) = bytes.get(i..i + 16) {
+                let chunk: &[u8; 16] = chunk.try_into().expect("16 bytes");
+                let (low, high) = chunk.split_at(8);
+                let low = u64::from_le_bytes(low.try_into().expect("8 bytes"));
+                let high = u64::from_le_bytes(high.try_into().expect("8 bytes"));
+                if (low | high) & 0x8080_8080_8080_8080 != 0 {
                     break;
                 }
-                for (j, &b) in chunk.iter().enumerate() {
-                    // SAFETY: eight more bytes that are not continuation bytes.
-                    unsafe { out.add(k + j).write(U::from(b)) };
-                }
-                i += 8;
-                k += 8;
+                // SAFETY: sixteen more bytes that are not continuation bytes.
+                unsafe { U::widen16(chunk, out.add(k)) };
+                i += 16;
+                k += 16;
             }
             if i == len || bytes[i] >= 0x80 {
                 continue;
