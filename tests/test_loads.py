@@ -374,8 +374,8 @@ def utf8_sequences() -> list[bytes]:
     return singles + pairs + triples + quads
 
 
-# What sets the kind of the str (Latin-1, UCS-2, UCS-4) and an ASCII run of more than 8.
-UTF8_CONTEXTS = [b"", "é".encode(), "日本".encode(), "😀".encode(), b"abcdefghijk"]
+# What sets the kind of the str (Latin-1, UCS-2, UCS-4), and an ASCII run longer than 16.
+UTF8_CONTEXTS = [b"", "é".encode(), "日本".encode(), "😀".encode(), b"abcdefghijklmnopqrst"]
 
 
 @pytest.mark.parametrize("context", UTF8_CONTEXTS, ids=repr)
