@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import missing
 
 INSTALL_HINT = (
     "the browser tests need Chromium and Playwright: apt-get install -y chromium "
@@ -39,10 +40,10 @@ def browser_fixture() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        pytest.skip(INSTALL_HINT)
+        missing(INSTALL_HINT)
     path = chromium_path()
     if path is None:
-        pytest.skip(INSTALL_HINT)
+        missing(INSTALL_HINT)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=path, args=["--no-sandbox", "--disable-dev-shm-usage"]
