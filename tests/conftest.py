@@ -22,12 +22,24 @@ from types import ModuleType
 from typing import NoReturn
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("JSONDRIP_CORPUS", ROOT.parent / "shared" / "corpus"))
 
 #: Set by `.ci/run`: a missing prerequisite fails the test instead of skipping it.
 NO_SKIP = os.environ.get("JSONDRIP_NO_SKIP") == "1"
+
+#: hypothesis' profile: "default", or "matrix" (noxfile.py sets it for the interpreter matrix:
+#: a fifth of the examples, every test still run on every interpreter).
+HYPOTHESIS_PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "default")
+settings.register_profile("matrix", max_examples=20)
+settings.load_profile(HYPOTHESIS_PROFILE)
+
+
+def examples(n: int) -> int:
+    """`max_examples` for a property test that asks for `n`: fewer under the matrix profile."""
+    return max(10, n // 5) if HYPOTHESIS_PROFILE == "matrix" else n
 
 
 def missing(how_to_get_it: str) -> NoReturn:
