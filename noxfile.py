@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parent
 nox.options.default_venv_backend = "venv"
 nox.options.download_python = "never"
 nox.options.error_on_missing_interpreters = True
+# Plain `nox`: the contributor's sessions; the matrix is named (`nox -s tests-3.9`, .ci/run).
+nox.options.sessions = ["tests", "lint", "types", "docs"]
 
 # What an interpreter says about itself: its session name and whether pyo3 builds for it.
 _ABOUT = """
