@@ -14,9 +14,10 @@ def final_screen(*args: str, rows: int = 40, columns: int = 120) -> tuple[int, l
 
 
 def test_the_demo_draws_the_final_calls_and_their_status() -> None:
-    status, lines, seconds = final_screen()  # no arguments, on a terminal: the live demo
+    # No arguments, on a terminal: the live demo, paced (about 5 s at speed 1; not asserted:
+    # a loaded machine takes longer, and the suite has no timed assertions).
+    status, lines, _seconds = final_screen()
     assert status == 0
-    assert seconds < 10
     text = "\n".join(lines)
     assert "Traceback" not in text
     assert len([line for line in lines if line]) <= 39  # fits the terminal, prompt line free
