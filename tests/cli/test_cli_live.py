@@ -14,9 +14,8 @@ def final_screen(*args: str, rows: int = 40, columns: int = 120) -> tuple[int, l
 
 
 def test_the_demo_draws_the_final_calls_and_their_status() -> None:
-    # No arguments, on a terminal: the live demo, paced (about 5 s at speed 1; not asserted:
-    # a loaded machine takes longer, and the suite has no timed assertions).
-    status, lines, _seconds = final_screen()
+    # No bound on its time: the machine may be loaded (no timed assertions in tests).
+    status, lines, _ = final_screen()  # no arguments, on a terminal: the live demo
     assert status == 0
     text = "\n".join(lines)
     assert "Traceback" not in text
