@@ -25,7 +25,8 @@ def _stdlib() -> set[str]:
         import sysconfig
 
         lib = Path(sysconfig.get_paths()["stdlib"])
-        names = {p.stem for p in lib.iterdir()} | set(sys.builtin_module_names)
+        found = [*lib.iterdir(), *(lib / "lib-dynload").iterdir()]  # math.cpython-39-...so
+        names = {path.name.split(".")[0] for path in found} | set(sys.builtin_module_names)
     return set(names)
 
 
