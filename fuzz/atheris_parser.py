@@ -2,7 +2,8 @@
 
 Each input is a document and a way to cut it: the native and the python backend, fed the same
 chunks (bytes or str, mode stable or jiter), must show the same value and be in the same
-state (name, number sub-state, depth: `debug_state()`) after every feed and end with the same
+state (`debug_state()`: the state, number sub-state, open containers, key, literal and
+escape progress, line, offset) after every feed and end with the same
 value or the same error; `jsondrip.loads` must give what `json.loads` gives
 (the value, type for type, or the same exception type and message and position); and a
 complete document the parser accepts must be the value `json.loads` gives.

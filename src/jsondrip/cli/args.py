@@ -13,8 +13,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import __version__
-from .._backends import backend_summary
+from .._engine import backend_summary
+from .._version import __version__
 from ..bench import cli as _bench
 
 PROG = "jsondrip"

@@ -5,7 +5,8 @@ module does the rest, the same for every provider:
 
 - `start` makes a `ToolCall`; `announce` emits `ToolCallStarted` once.
 - `append` records the raw text (bounded by `max_arguments_size`), strips a markdown fence,
-  feeds a stable-mode `jsondrip.Parser` and emits `ToolCallDelta` with the live preview.
+  feeds the call's stable-mode engine (`jsondrip._engine.Engine`, the contract `Parser` is the
+  public face of) and emits `ToolCallDelta` with the live preview.
   An invalid fragment sets the error at once; the call then takes no more text.
 - `close(call, reason)` ends a call the provider closed (its own close event, or the end of
   its response): complete if the document is; else the error says why (`truncated by the
@@ -27,11 +28,18 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .. import MISSING, Change, JSONDecodeError, Parser, Schema, SchemaViolation
+from .._changes import Change
+from .._engine import Engine
+from .._errors import JSONDecodeError
+from .._missing import MISSING
+from ..schema.violation import SchemaViolation
 from .events import LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
+
+if TYPE_CHECKING:
+    from ..schema.schema import Schema
 
 __all__ = ["INCOMPLETE", "TRUNCATION_REASONS", "CallState", "CallTable", "dump_arguments"]
 
@@ -55,7 +63,8 @@ def dump_arguments(value: Any) -> str:
 
 
 class CallState:
-    """A call's private working state: its parser, fence stripper, size and clock."""
+    """A call's private working state: its parser (an engine), fence stripper, size and
+    clock."""
 
     __slots__ = (
         "announced",
@@ -69,9 +78,9 @@ class CallState:
         "size",
     )
 
-    def __init__(self, call: ToolCall, parser: Parser, now: float) -> None:
+    def __init__(self, call: ToolCall, parser: Engine, now: float) -> None:
         self.call = call
-        self.parser: Parser | None = parser
+        self.parser: Engine | None = parser
         self.fence: FenceStripper | None = None
         self.size = 0  # characters received
         self.content = False  # a non-blank character reached the parser
@@ -93,7 +102,7 @@ class CallTable:
         events: list[Any],
         *,
         max_arguments_size: int | None,
-        parser_factory: Callable[..., Parser],
+        parser_factory: Callable[..., Engine],
         clock: Callable[[], float],
         schemas: dict[str, Schema] | None = None,
     ) -> None:
@@ -164,7 +173,7 @@ class CallTable:
         elif state.content and state.fence is None:  # the hot path, once content has begun
             try:
                 # made into `Change`s only if the delta's `changes` is read (events.py)
-                pending = parser._feed_pending(text)
+                pending = parser.feed_pending(text)
             except (JSONDecodeError, SchemaViolation) as error:
                 self.feed_failed(state, text, error)
                 return
@@ -174,8 +183,7 @@ class CallTable:
         else:
             try:
                 self._feed_first(state, parser, text, start)
-            except SchemaViolation as e:
-                call.arguments = parser.value
+            except SchemaViolation as e:  # the preview stays as the last fragment left it
                 violation = e
             changes = tuple(state.changes)
             state.changes.clear()
@@ -189,11 +197,12 @@ class CallTable:
         self, state: CallState, text: str, error: JSONDecodeError | SchemaViolation
     ) -> None:
         """The parser refused the fragment `text` on the hot path (after the call took it):
-        the delta, the error; a schema violation ends the call at once."""
+        the delta, the error; a schema violation ends the call at once (the preview stays as
+        the last fragment left it: the engine shows no value that broke the schema)."""
         call = state.call
-        call.arguments = state.parser.value  # type: ignore[union-attr]
         violation = isinstance(error, SchemaViolation)
         if not violation:
+            call.arguments = state.parser.value  # type: ignore[union-attr]
             self._invalid(state, error.msg, error.pos)  # type: ignore[union-attr]
         self.events.append(
             tool_call_delta(call.index, call.id, call.name, text, call.arguments, ())
@@ -217,7 +226,7 @@ class CallTable:
         state.parser = self._parser_factory(schema=schema)
         return True
 
-    def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> None:
+    def _feed_first(self, state: CallState, parser: Engine, text: str, start: int) -> None:
         """Feed a fragment while a fence may open or has opened, or before any content."""
         call = state.call
         fence = state.fence
@@ -307,7 +316,6 @@ class CallTable:
                         )
                     )
             except SchemaViolation as e:  # a keyword settled only at the end
-                call.arguments = parser.value
                 call.error = f"schema: {e}"
             except JSONDecodeError as e:
                 call.arguments = parser.value  # close() adds nothing to a cut document
