@@ -187,16 +187,27 @@ BARE_IMPORT = {
 """What `loads` and `Parser` need: no tool-call, schema, web, CLI or bench module, no twin."""
 
 
-def _loaded(code: str) -> set[str]:
+HEAVY_STDLIB = {"typing", "dataclasses", "inspect", "asyncio", "importlib.util", "warnings"}
+"""Standard modules `import json` does not load and `import jsondrip` must not either (typing
+alone costs about a third of `import json`)."""
+
+
+def _all_loaded(code: str) -> set[str]:
     script = f"import sys\n{code}\nprint(__import__('json').dumps(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    return {m for m in json.loads(done.stdout) if m == "jsondrip" or m.startswith("jsondrip.")}
+    return set(json.loads(done.stdout))
+
+
+def _loaded(code: str) -> set[str]:
+    return {m for m in _all_loaded(code) if m == "jsondrip" or m.startswith("jsondrip.")}
 
 
 def test_a_bare_import_loads_only_what_loads_and_parser_need() -> None:
     optional = {"jsondrip._native", "jsondrip._pure_build"}  # as this install was built
     assert _loaded("import jsondrip") - optional == BARE_IMPORT
+    baseline = _all_loaded("import json")
+    assert (_all_loaded("import jsondrip") - baseline) & HEAVY_STDLIB == set()
 
 
 def test_the_public_names_are_all_there_and_load_on_first_use() -> None:

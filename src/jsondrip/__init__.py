@@ -12,9 +12,7 @@ so that one `except` catches every error.
 
 from __future__ import annotations
 
-import importlib
 from json import JSONEncoder, detect_encoding, dump, dumps
-from typing import Any
 
 from . import decoder, encoder, scanner
 from ._changes import Change, apply_changes
@@ -44,13 +42,15 @@ _LAZY = {
 _SUBPACKAGES = ("bench", "cli", "schema", "toolcalls", "web")
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """A public name of a layer above the parser, imported on first use (then kept here)."""
+    from importlib import import_module
+
     where = _LAZY.get(name)
     if where is not None:
-        value = getattr(importlib.import_module(where, __name__), name)
+        value = getattr(import_module(where, __name__), name)
     elif name in _SUBPACKAGES:
-        value = importlib.import_module(f".{name}", __name__)
+        value = import_module(f".{name}", __name__)
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from collections import namedtuple
 
 from ._missing import MISSING
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any, NamedTuple
 
-class Change(NamedTuple):
-    """One change a fragment made to the value.
+    class _ChangeFields(NamedTuple):
+        op: str
+        path: str
+        value: Any
+
+else:  # the same named tuple, made without `typing`
+    _ChangeFields = namedtuple("Change", ("op", "path", "value"))
+
+
+class Change(_ChangeFields):
+    """One change a fragment made to the value: a named tuple `(op, path, value)`.
 
     `path` is an RFC 6901 JSON Pointer (`""` is the root). `op` is:
 
@@ -24,9 +36,7 @@ class Change(NamedTuple):
     Stable mode needs only add, append and replace.
     """
 
-    op: str
-    path: str
-    value: Any
+    __slots__ = ()
 
 
 def escape_token(token: str) -> str:

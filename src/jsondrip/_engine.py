@@ -25,15 +25,24 @@ its own callables (`Schema.native_table()`).
 from __future__ import annotations
 
 import functools
-import importlib.util
 import os
-import warnings
-from typing import Any, NamedTuple, Protocol, Union
 
 from ._changes import Change
 from ._dialect import DIALECT
 from ._errors import IncompleteJSONError, JSONDecodeError
 from ._missing import MISSING
+
+# `typing` is not imported at run time, so that `import jsondrip` stays light
+# (docs/architecture.md): for type checkers `Engine` and `PendingChanges` are Protocols, at
+# run time plain classes that document the contract.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol, Union
+
+    Chunk = Union[str, bytes, bytearray, memoryview]
+    """What `feed` takes: text, or UTF-8 bytes cut anywhere."""
+else:
+    Protocol = object
 
 NATIVE_IMPORT_ERROR: str | None = None
 try:
@@ -49,9 +58,6 @@ try:  # written only into the pure-Python wheel (build_backend/pure_build_marker
 except ImportError:
     _pure_build = None
 
-Chunk = Union[str, bytes, bytearray, memoryview]
-"""What `feed` takes: text, or UTF-8 bytes cut anywhere."""
-
 #: "native" if this install was built with the Rust extension, "pure" if built without it on
 #: purpose (the py3-none-any wheel): then a missing `_native` is expected, not a failure.
 BUILD = "native" if _pure_build is None else "pure"
@@ -66,25 +72,55 @@ DEFAULT_MAX_DEPTH = 1024
 # -- the contract -----------------------------------------------------------------------------
 
 
-class EngineOptions(NamedTuple):
-    """What an engine is built from (`make_engine`). New engine features add a field here,
-    with a default that keeps today's behaviour, not an argument to every constructor."""
+class EngineOptions:
+    """What an engine is built from (`make_engine`), read once by the engine. New engine
+    features add a field here, with a default that keeps today's behaviour, not an argument
+    to every constructor.
 
-    mode: str = "stable"
-    """`"stable"` (never retract what was shown) or `"jiter"` (show what jiter shows)."""
-    max_depth: int = DEFAULT_MAX_DEPTH
-    """The most containers open at once; one more is a positioned `JSONDecodeError`."""
-    max_size: int | None = None
-    """The most characters the stream may have (None: no limit)."""
-    schema: Any = None
-    """A compiled `jsondrip.Schema` to check the stream against, or None."""
-    dialect: tuple[bool, bool] | None = None
-    """json's dialect `(trailing_comma, escape_at_end_unterminated)` (`_dialect.py`); None:
-    the running interpreter's."""
+    - `mode`: `"stable"` (never retract what was shown) or `"jiter"` (show what jiter shows);
+    - `max_depth`: the most containers open at once (one more is a positioned
+      `JSONDecodeError`);
+    - `max_size`: the most characters the stream may have (None: no limit);
+    - `schema`: a compiled `jsondrip.Schema` to check the stream against, or None;
+    - `dialect`: json's dialect `(trailing_comma, escape_at_end_unterminated)` (`_dialect.py`),
+      None: the running interpreter's.
+    """
+
+    __slots__ = ("dialect", "max_depth", "max_size", "mode", "schema")
+
+    def __init__(
+        self,
+        mode: str = "stable",
+        max_depth: int = DEFAULT_MAX_DEPTH,
+        max_size: int | None = None,
+        schema: Any = None,
+        dialect: tuple[bool, bool] | None = None,
+    ) -> None:
+        self.mode = mode
+        self.max_depth = max_depth
+        self.max_size = max_size
+        self.schema = schema
+        self.dialect = dialect
+
+    def replace(self, **fields: Any) -> EngineOptions:
+        """A copy with `fields` changed."""
+        kept = {name: getattr(self, name) for name in self.__slots__}
+        return EngineOptions(**{**kept, **fields})
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not EngineOptions:
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # a schema need not be hashable
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"EngineOptions({fields})"
 
 
 DEFAULTS = EngineOptions()
-"""A plain stable-mode engine's options."""
+"""A plain stable-mode engine's options (never changed: make another one)."""
 
 
 class PendingChanges(Protocol):
@@ -188,7 +224,9 @@ def available_backends() -> list[str]:
 def _usable() -> tuple[str, ...]:
     names = ["native"] if _native is not None else []
     names.append("python")
-    if importlib.util.find_spec("jiter") is not None:
+    from importlib.util import find_spec
+
+    if find_spec("jiter") is not None:
         names.append("jiter")
     return tuple(names)
 
@@ -239,6 +277,8 @@ def _not_usable(name: str) -> str:
 
 @functools.lru_cache(maxsize=16)
 def _warn_once(message: str) -> None:
+    import warnings
+
     warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
@@ -283,24 +323,25 @@ one whole document as `json.loads` gives it, or NotImplemented when the standard
 read it (invalid text, UTF-16/32 bytes); None without the native extension."""
 
 
-class Envelope(NamedTuple):
+class Envelope:
     """The native helpers of the tool-call layer (rust/envelope/, rust/python/): a tool-call
     event's envelope checked and its fragment read in Rust. Their twins are Python classes in
-    toolcalls/ (`shortcut.ChunkMatcher`, `partial_args.PartialArgsWriter`)."""
+    toolcalls/ (`shortcut.ChunkMatcher`, `partial_args.PartialArgsWriter`).
 
-    ChunkMatcher: Any
-    """`ChunkMatcher(prefix, middle, suffix).fragment(chunk: bytes) -> str | None`."""
-    DictMatcher: Any
-    """`DictMatcher(event, path, ignored).fragment(event: dict) -> str | None`."""
-    PartialArgs: Any
-    """Vertex's partialArgs writer (see `toolcalls/vertex_args.py`)."""
+    - `ChunkMatcher(prefix, middle, suffix).fragment(chunk: bytes) -> str | None`;
+    - `DictMatcher(event, path, ignored).fragment(event: dict) -> str | None`;
+    - `PartialArgs`: Vertex's partialArgs writer (see `toolcalls/vertex_args.py`).
+    """
+
+    __slots__ = ("ChunkMatcher", "DictMatcher", "PartialArgs")
+
+    def __init__(self, native: Any) -> None:
+        self.ChunkMatcher = native.ChunkMatcher
+        self.DictMatcher = native.DictMatcher
+        self.PartialArgs = native.PartialArgs
 
 
-_ENVELOPE = (
-    None
-    if _native is None
-    else Envelope(_native.ChunkMatcher, _native.DictMatcher, _native.PartialArgs)
-)
+_ENVELOPE = None if _native is None else Envelope(_native)
 
 
 def envelope() -> Envelope | None:

@@ -11,15 +11,19 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import IO, Any, Callable, Optional, Union
 
 from . import _engine
 from ._dialect import digit_limit
 from ._errors import IncompleteJSONError, JSONDecodeError
 
-Document = Union[str, bytes, bytearray]
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
+if TYPE_CHECKING:
+    from typing import IO, Any, Callable, Optional, Union
+
+    Document = Union[str, bytes, bytearray]
+    Hook = Optional[Callable[..., Any]]
+
 _native_loads = _engine.native_loads
-Hook = Optional[Callable[..., Any]]
 
 
 def loads(

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
-
 from . import _engine
-from ._changes import Change
-from ._engine import DEFAULT_MAX_DEPTH, Chunk, EngineOptions
+from ._engine import DEFAULT_MAX_DEPTH, EngineOptions
 from ._missing import MISSING
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
 if TYPE_CHECKING:
+    from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+    from typing import Any
+
+    from ._changes import Change
+    from ._engine import Chunk
     from .schema.progress import Progress
     from .schema.schema import Schema
 
