@@ -178,6 +178,7 @@ BARE_IMPORT = {
     "jsondrip._loads",
     "jsondrip._missing",
     "jsondrip._parser",
+    "jsondrip._snapshot",
     "jsondrip._stdlib_names",
     "jsondrip._version",
     "jsondrip.decoder",

@@ -17,7 +17,7 @@ from ..toolcalls.formats import FORMATS
 from .errors import CLIError, UsageError, write_text
 from .ndjson import NdjsonSink
 from .replay import paced
-from .source import Chunk, Source, open_demo, open_file, open_stdin
+from .source import Chunk, Source, framing_and_provider, open_demo, open_source
 
 __all__ = ["run_demo", "run_preview", "show"]
 
@@ -76,16 +76,18 @@ def _pieces(source: Source, speed: float) -> Iterator[Chunk]:
     return paced(source.fragments or [], speed)
 
 
-def show(source: Source, sink: Sink, speed: float) -> int:
-    """Feed every piece of `source` to a fresh accumulator and hand its events to `sink`."""
+def show(source: Source, sink: Sink, speed: float, provider: str = "auto") -> int:
+    """Feed every piece of `source` to a fresh accumulator of the `provider` format and hand
+    its events to `sink`."""
     from ..toolcalls import ToolCallAccumulator
 
-    accumulator = ToolCallAccumulator()
+    accumulator = ToolCallAccumulator(format=provider)
     feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
     with sink:
         sink.start(source.name, source.format)
         try:
             described = False
+            shown = False  # an event came out (told the format, the input may hold none of it)
             for number, piece in enumerate(_pieces(source, speed), 1):
                 try:
                     events = feed(piece)
@@ -94,10 +96,17 @@ def show(source: Source, sink: Sink, speed: float) -> int:
                 if not described and accumulator.format != "auto":
                     sink.describe(accumulator.format)
                     described = True
+                shown = shown or bool(events)
                 sink.handle(events)
             if not described:  # no event of a known API in the whole input
                 raise CLIError(f"{source.name}: no stream found: {EXPECTED}")
-            sink.handle(accumulator.finish())
+            last = accumulator.finish()
+            if provider != "auto" and not (shown or last):
+                raise CLIError(
+                    f"{source.name}: no {accumulator.format} stream found: is it another "
+                    "provider's? (leave out --format to detect it)"
+                )
+            sink.handle(last)
         except KeyboardInterrupt:
             sink.handle(accumulator.abort() or [])
             sink.finish(interrupted=True)
@@ -118,6 +127,6 @@ def run_preview(args: argparse.Namespace) -> int:
         from .web_cmd import run_web
 
         return run_web(args)
+    framing, provider = framing_and_provider(args)
     sink = _make_sink(args)
-    source = open_stdin(args.format) if args.file == "-" else open_file(args.file, args.format)
-    return show(source, sink, _speed(args))
+    return show(open_source(args.file, framing), sink, _speed(args), provider)
