@@ -191,3 +191,33 @@ def test_an_unknown_backend_in_the_environment_is_ignored_saying_so(
     assert jsondrip.parse_partial("[1,") == [1]
     with pytest.raises(ValueError, match="natve"):  # asked for in the call: refused
         jsondrip.Parser(backend="natve")
+
+
+CONTRACT = sorted(n for n in vars(jsondrip._engine.Engine) if not n.startswith("_"))
+
+
+@pytest.mark.parametrize("schema", [None, {"type": "object"}], ids=["plain", "schema"])
+def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> None:
+    """`jsondrip._engine.Engine` names what an engine does; each backend's engine class
+    (with a schema and without) has each member, and the contract's docstrings say what."""
+    from jsondrip._engine import EngineOptions, make_engine
+    from jsondrip.schema import Schema
+
+    assert CONTRACT == [
+        "close",
+        "close_changes",
+        "debug_state",
+        "done",
+        "feed",
+        "feed_changes",
+        "feed_pending",
+        "progress",
+        "value",
+    ]
+    options = EngineOptions(schema=None if schema is None else Schema(schema))
+    engine = make_engine(backend, options)
+    for name in CONTRACT:
+        assert hasattr(type(engine), name), (type(engine), name)
+        assert getattr(jsondrip._engine.Engine, name).__doc__, name
+    assert engine.feed('{"a": [1') == {"a": []}
+    assert engine.debug_state()["stack"] == "{["
