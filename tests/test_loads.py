@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 import pytest
 from _support import error_tuple, json_error, same
-from conftest import CORPUS, ONLY_PYTHON, corpus_dir, skip_unless_native
+from conftest import CORPUS, ONLY_PYTHON, corpus_dir, need_module, skip_unless_native
 
 import jsondrip
 
@@ -58,7 +58,7 @@ def engine(request: pytest.FixtureRequest) -> str:
     if name == "native":
         skip_unless_native()
     elif name == "jiter":
-        pytest.importorskip("jiter")
+        need_module("jiter")
     return name
 
 
@@ -353,6 +353,46 @@ def test_encodings_are_detected_as_json_does(engine: str, name: str) -> None:
     """UTF-8/16/32 with and without BOM, bad UTF-8: json's value, or its exact error."""
     check(engine, ENCODED[name])
     check(engine, bytearray(ENCODED[name]))
+
+
+def utf8_sequences() -> list[bytes]:
+    """Every one- and two-byte sequence, and three- and four-byte ones over every lead byte
+    and every second byte (the byte that decides overlong forms, surrogates and the end of
+    Unicode), with continuation bytes and their neighbours after them: valid, overlong,
+    surrogate, truncated and stray."""
+    singles = [bytes([a]) for a in range(256)]
+    pairs = [bytes([a, b]) for a in range(0xC0, 0x100) for b in range(256)]
+    thirds = (0x7F, 0x80, 0xBF, 0xC0)
+    triples = [bytes([a, b, c]) for a in range(0xE0, 0xF0) for b in range(256) for c in thirds]
+    quads = [
+        bytes([a, b, c, d])
+        for a in range(0xF0, 0xF8)
+        for b in range(256)
+        for c in (0x80, 0xBF, 0x7F)
+        for d in (0x80, 0xC0)
+    ]
+    return singles + pairs + triples + quads
+
+
+# What sets the kind of the str (Latin-1, UCS-2, UCS-4), and an ASCII run longer than 16.
+UTF8_CONTEXTS = [b"", "é".encode(), "日本".encode(), "😀".encode(), b"abcdefghijklmnopqrst"]
+
+
+@pytest.mark.parametrize("context", UTF8_CONTEXTS, ids=repr)
+def test_every_utf8_sequence_in_strings_is_read_as_json_does(context: bytes) -> None:
+    """Each sequence inside a string value and a key, after and before text of each kind,
+    as bytes: json.loads's value (surrogates encoded in UTF-8 read as `surrogatepass` reads
+    them) or its error."""
+    parse = loads("default")
+    for sequence in utf8_sequences():
+        for doc in (
+            b'["' + context + sequence + b'"]',
+            b'["' + sequence + context + b'x"]',
+            b'{"' + sequence + context + b'": 0}',
+        ):
+            want = outcome(json_loads, doc)
+            got = outcome(parse, doc)
+            assert same_outcome(got, want), (doc, show(got), show(want))
 
 
 ERRORS = [
@@ -869,7 +909,7 @@ def stdlib_calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 @pytest.fixture
 def jiter_calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The documents passed to jiter.from_json from now on (it still parses them)."""
-    jiter = pytest.importorskip("jiter")
+    jiter = need_module("jiter")
     real = jiter.from_json
     calls: list[Any] = []
 
@@ -987,7 +1027,7 @@ JITER_REFUSES = {
 @pytest.mark.parametrize("name", list(JITER_REFUSES))
 def test_jiter_refusals_go_to_json(stdlib_calls: list[Any], name: str) -> None:
     """What jiter rejects (lone surrogates above all) gets json's value or error."""
-    jiter = pytest.importorskip("jiter", reason="jiter is not installed (pip install jiter)")
+    jiter = need_module("jiter")
 
     doc = JITER_REFUSES[name]
     raw = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else doc
@@ -1025,7 +1065,7 @@ def test_environment_picks_the_default_engine(
     if env == "native":
         native()
     if env == "jiter":
-        pytest.importorskip("jiter")
+        need_module("jiter")
     monkeypatch.setenv("JSONDRIP_BACKEND", env)
     assert same(jsondrip.loads(DOC), json_loads(DOC))
     assert len(stdlib_calls) == (1 if env == "python" else 0)
@@ -1079,7 +1119,7 @@ def engine_choice(blocked: list[str]) -> list[Any]:
 def test_without_native_the_default_is_jiter() -> None:
     """Native core missing, jiter installed: plain documents go to jiter; json gets the
     lone surrogate (jiter refuses it), the error and the hooks."""
-    pytest.importorskip("jiter")
+    need_module("jiter")
     backends, used, value, error, hooked = engine_choice(["jsondrip._native"])
     assert backends[0] != "native"
     assert value == {"a": [1, 2.5, "\ud800"]}

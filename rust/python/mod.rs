@@ -14,6 +14,7 @@ mod keys;
 mod loads;
 mod partial_args;
 mod schema;
+mod strings;
 
 use pyo3::prelude::*;
 

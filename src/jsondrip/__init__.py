@@ -24,6 +24,24 @@ from ._parser import Parser, aiter_values, iter_values, parse_partial
 from ._version import __version__ as __version__
 from .decoder import JSONDecoder
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING for type checkers, without importing typing
+if TYPE_CHECKING:  # the lazy names below, as type checkers and the API reference see them
+    from . import bench, cli, schema, toolcalls, web
+    from .schema.progress import Progress
+    from .schema.schema import Schema
+    from .schema.violation import SchemaViolation
+    from .toolcalls.accumulator import ToolCallAccumulator
+    from .toolcalls.events import (
+        ReasoningDelta,
+        StreamDone,
+        TextDelta,
+        ToolCall,
+        ToolCallDelta,
+        ToolCallDone,
+        ToolCallStarted,
+    )
+del TYPE_CHECKING
+
 # The layers above the parser load on first use (PEP 562), so that `import jsondrip` (and
 # `import jsondrip as json`) costs what `loads` and `Parser` need: name -> defining module.
 _LAZY = {

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ONLY_PYTHON
+from conftest import ONLY_PYTHON, need_module
 
 from jsondrip.bench import report
 from jsondrip.bench.correctness import extends, final_status
@@ -30,12 +30,14 @@ STREAMING = [
     "jsondrip-native",
     "jsondrip-python",
     "jsonriver",
+    "streaming-json-parser",
+    "streaming-json-parser-native",
     "jiter",
     "partial-json-parser",
     "partialjson",
     "json_repair",
 ]
-ONE_SHOT = ["jsondrip", "orjson", "jiter", "msgspec", "json"]
+ONE_SHOT = ["jsondrip", "orjson", "ssrjson", "jiter", "msgspec", "yyjson", "pysimdjson", "json"]
 ROW_KEYS = {
     "workload",
     "size",
@@ -155,7 +157,7 @@ def _png(path: Path) -> bool:
 def test_command_writes_tables_json_and_plots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("matplotlib", reason='plots need matplotlib: pip install ".[bench]"')
+    need_module("matplotlib")  # in the bench extra
     _hide_partialjson(monkeypatch)
     smaller = replace(PRESETS["tiny"], sizes=(KB, 2 * KB), chunk_sizes=(64,))
     monkeypatch.setitem(PRESETS, "tiny", smaller)  # the run itself is tested above

@@ -1,6 +1,7 @@
 """The native checker (rust/core/schema) against its twin (src/jsondrip/twin/schema).
 
 Random schemas over every supported keyword (bounds past 64 bits, `multipleOf`, `pattern`,
+`if`/`then`/`else`, `dependentSchemas`, `unevaluated*`, `$anchor` and `$dynamicRef`,
 `uniqueItems`, enums of mixed members: the cases the native checker hands to its Python
 oracle included), random documents (conforming ones and arbitrary ones), cut at random
 characters (str) or bytes: both backends must raise the same violation (message, path, pos,
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 from _support import same, snapshot
-from conftest import NO_NATIVE
+from conftest import NO_NATIVE, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_schema_properties import SCHEMA_AND_VALUE, cuts, render
@@ -75,6 +76,34 @@ EXTRA_KEYWORDS: list[dict[str, Any]] = [
     {"allOf": [{"$ref": "#/$defs/small"}]},
     {"anyOf": [{"type": "array"}, {"maxLength": 2}]},
     {"oneOf": [{"type": "number"}, {"multipleOf": 2}]},
+    # issue #30 item 18: conditional and unevaluated keywords, references by anchor
+    {"if": {"type": "string"}, "then": {"maxLength": 2}, "else": {"type": ["array", "object"]}},
+    {"if": {"required": ["a"]}, "then": {"properties": {"b": {"type": "string"}}}},
+    {"if": {"items": {"type": "integer"}}, "else": {"maxItems": 1}},
+    {"dependentSchemas": {"a": {"properties": {"b": {"type": "integer"}}}, "b": False}},
+    {"dependentSchemas": {"x1": {"required": ["xy"]}}},
+    {"allOf": [{"properties": {"a": True}}], "unevaluatedProperties": False},
+    {
+        "anyOf": [{"properties": {"x1": {"type": "string"}}}, {"patternProperties": {"^b": True}}],
+        "unevaluatedProperties": {"type": "integer"},
+    },
+    {
+        "oneOf": [{"additionalProperties": {"type": "null"}}, {"type": "array"}],
+        "unevaluatedProperties": False,
+    },
+    {
+        "prefixItems": [True],
+        "anyOf": [{"contains": {"type": "null"}}, {"prefixItems": [True, True]}],
+        "unevaluatedItems": False,
+    },
+    {"contains": {"const": 1}, "unevaluatedItems": {"type": "string"}},
+    {
+        "if": {"prefixItems": [{"type": "string"}]},
+        "then": {"prefixItems": [True, True]},
+        "unevaluatedItems": False,
+    },
+    {"anyOf": [{"$anchor": "s", "type": "string"}, {"items": {"$ref": "#s"}}]},
+    {"$dynamicAnchor": "t", "anyOf": [{"type": "null"}, {"items": {"$dynamicRef": "#t"}}]},
 ]
 
 
@@ -166,7 +195,7 @@ def _byte_cuts(text: str, rnd: random.Random) -> list[bytes]:
     return [data[a:b] for a, b in zip([0, *points], [*points, len(data)])]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(schemas(), flat_schemas()),
     st.one_of(DOCUMENTS, SCHEMA_AND_VALUE.map(lambda pair: pair[1])),
@@ -189,7 +218,7 @@ def test_native_and_twin_agree_on_every_chunk(
             assert same(list(one), list(other)), (schema, text, one, other)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(schemas(), flat_schemas()),
     st.one_of(DOCUMENTS, SCHEMA_AND_VALUE.map(lambda pair: pair[1])),

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from _toolcall_support import make_acc_fixture  # noqa: F401 - make_acc is a fixture
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -261,7 +262,7 @@ def fragmented(draw: Any) -> list[str]:
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
