@@ -24,7 +24,8 @@ import atheris
 
 with atheris.instrument_imports():
     import jsondrip
-    import jsondrip.twin
+    import jsondrip.twin  # loaded on first use otherwise: imported here to be instrumented
+    from jsondrip._engine import EngineOptions, make_engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from _support import same  # the tests' exact comparison, imported after instrumenting
@@ -75,8 +76,8 @@ def stream_outcome(error: BaseException) -> tuple[Any, ...]:
 def stream(backend: str, mode: str, chunks: list[Any]) -> tuple[list[Any], Any, Any]:
     """The values and machine states after each feed, then the final value or the error's
     outcome."""
-    parser = jsondrip.Parser(backend=backend, mode=mode)
-    state = parser._engine.debug_state
+    parser = make_engine(backend, EngineOptions(mode=mode))  # the contract both implement
+    state = parser.debug_state
     shown: list[Any] = []
     try:
         for chunk in chunks:
