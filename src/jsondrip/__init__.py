@@ -26,7 +26,11 @@ from .decoder import JSONDecoder
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING for type checkers, without importing typing
 if TYPE_CHECKING:  # the lazy names below, as type checkers and the API reference see them
-    from . import bench, cli, schema, toolcalls, web
+    from . import bench as bench
+    from . import cli as cli
+    from . import schema as schema
+    from . import toolcalls as toolcalls
+    from . import web as web
     from .schema.progress import Progress
     from .schema.schema import Schema
     from .schema.violation import SchemaViolation
