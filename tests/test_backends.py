@@ -207,6 +207,7 @@ def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> No
     assert CONTRACT == [
         "close",
         "close_changes",
+        "debug_memory",
         "debug_state",
         "done",
         "feed",

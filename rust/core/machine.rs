@@ -301,8 +301,9 @@ pub struct Machine {
     number_state: Num,
     number_float: bool,
     number_valid: usize,
-    /// jiter mode: the value of a long float still arriving, read once.
-    number_digest: NumberDigest,
+    /// jiter mode: the value of a long float still arriving, read once; made for the first
+    /// long float (a stream without one never pays for it).
+    number_digest: Option<Box<NumberDigest>>,
     literal: &'static [u8],
     literal_value: Atom<'static>,
     literal_len: usize,
@@ -338,7 +339,7 @@ impl Machine {
             number_state: Num::Minus,
             number_float: false,
             number_valid: 0,
-            number_digest: NumberDigest::default(),
+            number_digest: None,
             literal: b"",
             literal_value: Atom::Null,
             literal_len: 0,
@@ -347,6 +348,17 @@ impl Machine {
 
     pub fn done(&self) -> bool {
         self.state == State::Done
+    }
+
+    /// The bytes this machine holds outside itself: its buffers' capacities (the stack, the
+    /// string and number text) and the long-float digest once made. A new machine holds none.
+    pub fn heap_bytes(&self) -> usize {
+        self.stack.capacity()
+            + self.scratch.capacity()
+            + self.number.capacity()
+            + self.number_digest.as_ref().map_or(0, |digest| {
+                std::mem::size_of::<NumberDigest>() + digest.heap_bytes()
+            })
     }
 
     /// Where the machine is (see `DebugState`).
@@ -481,7 +493,9 @@ impl Machine {
                 self.token_start = Mark::Byte(i);
                 self.number.clear();
                 self.number.push(b);
-                self.number_digest.reset();
+                if let Some(digest) = &mut self.number_digest {
+                    digest.reset();
+                }
                 (self.number_state, self.number_valid) = match b {
                     b'-' => (Num::Minus, 0),
                     b'0' => (Num::Zero, 1),
@@ -906,7 +920,10 @@ impl Machine {
         } else if state == State::Number && self.mode == Mode::Jiter {
             if self.number_state.accepting() {
                 let shown = if self.number_float && self.number.len() > LONG_NUMBER {
-                    let short = self.number_digest.short_text(&self.number);
+                    let short = self
+                        .number_digest
+                        .get_or_insert_with(Default::default)
+                        .short_text(&self.number);
                     sink.show_tentative(Atom::Float(&short))
                 } else {
                     sink.show_tentative(self.number_atom())

@@ -53,6 +53,11 @@ impl Default for NumberDigest {
 }
 
 impl NumberDigest {
+    /// The bytes it holds outside itself (its digits).
+    pub fn heap_bytes(&self) -> usize {
+        self.digits.capacity()
+    }
+
     /// Forget the number read: a new one begins.
     pub fn reset(&mut self) {
         let mut digits = std::mem::take(&mut self.digits);

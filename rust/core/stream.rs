@@ -19,7 +19,8 @@ pub struct Stream {
     pending: Vec<u8>,
     /// Nothing read yet: a bytes stream may open with a BOM.
     at_start: bool,
-    error: Option<ParseError>,
+    /// Boxed: a stream seldom fails, and the error is large.
+    error: Option<Box<ParseError>>,
     closed: bool,
     /// The last fragment read (its last DOC_WINDOW characters), for an error's `doc`; a
     /// copy per fragment costs little, more history costs every small feed (measured).
@@ -78,6 +79,17 @@ impl Stream {
         }
     }
 
+    /// The bytes this stream holds outside itself (the machine's buffers, the bytes held
+    /// back, the last fragment kept for an error's `doc`, the error): see `Machine::heap_bytes`.
+    pub fn heap_bytes(&self) -> usize {
+        self.machine.heap_bytes()
+            + self.pending.capacity()
+            + self.last.capacity()
+            + self.error.as_ref().map_or(0, |error| {
+                std::mem::size_of::<ParseError>() + error.doc.capacity()
+            })
+    }
+
     /// True once a complete document has been read.
     pub fn done(&self) -> bool {
         self.machine.done()
@@ -95,7 +107,7 @@ impl Stream {
 
     /// The error the stream failed with, if it did.
     pub fn error(&self) -> Option<&ParseError> {
-        self.error.as_ref()
+        self.error.as_deref()
     }
 
     /// Fails the stream. `current` is the text of the fragment being read, which `recent`
@@ -118,7 +130,7 @@ impl Stream {
             doc,
             doc_start,
         };
-        self.error = Some(error.clone());
+        self.error = Some(Box::new(error.clone()));
         Failure::Invalid(error)
     }
 
@@ -169,7 +181,7 @@ impl Stream {
 
     fn check_open(&self) -> Result<(), Failure> {
         if let Some(error) = &self.error {
-            return Err(Failure::Invalid(error.clone()));
+            return Err(Failure::Invalid((**error).clone()));
         }
         if self.closed {
             return Err(Failure::Closed);
@@ -277,7 +289,7 @@ impl Stream {
     /// End the stream: Ok if the document is complete.
     pub fn close<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
         if let Some(error) = &self.error {
-            return Err(Failure::Invalid(error.clone()));
+            return Err(Failure::Invalid((**error).clone()));
         }
         if self.closed {
             return Ok(());

@@ -44,8 +44,8 @@ pub struct Builder {
     /// What the key of the tentative number held before it (None: nothing).
     tentative_prev: Option<Py<PyAny>>,
     keys: KeyCache,
-    /// The Python exception that stopped the core, raised by the engine.
-    pub error: Option<PyErr>,
+    /// The Python exception that stopped the core, raised by the engine (boxed: seldom set).
+    pub error: Option<Box<PyErr>>,
 }
 
 impl Builder {
@@ -65,9 +65,29 @@ impl Builder {
             open_string: None,
             tentative_shown: false,
             tentative_prev: None,
-            keys: KeyCache::new(8), // 256 slots
+            keys: KeyCache::growing(3, 8), // 8 slots, up to 256 as the keys need
             error: None,
         }
+    }
+
+    /// The bytes this builder holds outside itself, the key cache's tables apart (`keys_bytes`)
+    /// and Python objects apart (the value is the user's; its own size is `sys.getsizeof`'s).
+    pub fn heap_bytes(&self) -> usize {
+        self.containers.capacity() * std::mem::size_of::<(Py<PyAny>, bool)>()
+            + self.key_bytes.capacity()
+            + self.path.heap_bytes()
+            + self.changes.as_ref().map_or(0, |changes| {
+                changes.capacity() * std::mem::size_of::<Py<PyAny>>()
+            })
+            + self
+                .error
+                .as_ref()
+                .map_or(0, |_| std::mem::size_of::<PyErr>())
+    }
+
+    /// The key cache's tables, in bytes.
+    pub fn keys_bytes(&self) -> usize {
+        self.keys.heap_bytes()
     }
 
     /// A sink that builds with the interpreter held.
@@ -86,13 +106,13 @@ fn check(py: Python<'_>, status: i32, b: &mut Builder) -> Result<(), Stop> {
     if status == 0 {
         return Ok(());
     }
-    b.error = Some(PyErr::fetch(py));
+    b.error = Some(Box::new(PyErr::fetch(py)));
     Err(Stop::Raised)
 }
 
 impl<'py> PySink<'_, 'py> {
     pub(super) fn stop(&mut self, err: PyErr) -> Stop {
-        self.b.error = Some(err);
+        self.b.error = Some(Box::new(err));
         Stop::Raised
     }
 

@@ -28,6 +28,11 @@ pub struct Path {
 }
 
 impl Path {
+    /// The bytes it holds outside itself.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.capacity() + self.opened.capacity() * std::mem::size_of::<(usize, bool)>()
+    }
+
     fn open(&mut self) {
         self.opened.push((self.text.len(), self.surrogates));
     }

@@ -150,7 +150,9 @@ pub(super) fn fresh_copy<'py>(exception: &Bound<'py, PyAny>) -> Bound<'py, PyAny
 pub struct NativeEngine {
     stream: Stream,
     builder: Builder,
-    failed: Option<Failed>,
+    /// Boxed, as the rest of the rarely used state: an open stream's size is what a server
+    /// holding many pays for each (#28).
+    failed: Option<Box<Failed>>,
     /// With `schema=`: the check of the text each read accepted.
     schema: Option<Box<SchemaCheck>>,
 }
@@ -160,7 +162,7 @@ impl NativeEngine {
         match failure {
             Failure::Invalid(e) => {
                 let err = decode_error(py, &e);
-                self.failed = Some(Failed::Invalid(e));
+                self.failed = Some(Box::new(Failed::Invalid(e)));
                 err
             }
             Failure::Stopped => {
@@ -169,8 +171,9 @@ impl NativeEngine {
                     .error
                     .take()
                     .expect("a stopped sink keeps its error");
+                let err = *err;
                 let kept = fresh_copy(err.value(py)).unbind();
-                self.failed = Some(Failed::Raised(kept));
+                self.failed = Some(Box::new(Failed::Raised(kept)));
                 err
             }
             Failure::Closed => PyValueError::new_err("the parser is closed: feed() after close()"),
@@ -191,7 +194,7 @@ impl NativeEngine {
         if self.builder.stale {
             if let Some(text) = self.stream.open_string() {
                 if self.builder.sink(py).refresh(text).is_err() {
-                    return Err(self
+                    return Err(*self
                         .builder
                         .error
                         .take()
@@ -270,14 +273,14 @@ impl NativeEngine {
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        if let Some(Failed::Raised(exception)) = &self.failed {
+        if let Some(Failed::Raised(exception)) = self.failed.as_deref() {
             visit.call(exception)?;
         }
         Ok(())
     }
 
     fn __clear__(&mut self) {
-        if let Some(Failed::Raised(_)) = &self.failed {
+        if let Some(Failed::Raised(_)) = self.failed.as_deref() {
             self.failed = None;
         }
     }
@@ -345,6 +348,32 @@ impl NativeEngine {
         dict.set_item("high", state.high)?;
         dict.set_item("line", state.line)?;
         dict.set_item("offset", state.offset)?;
+        Ok(dict)
+    }
+
+    /// What this engine holds, in bytes, by part (the value's Python objects excluded: they
+    /// are the user's): `object` (the engine itself, its fixed-size state), `buffers` (what
+    /// its stream, machine and builder hold outside it: capacities, grown with need),
+    /// `keys` (the key cache's tables) and `schema` (the boxed schema check, when there is
+    /// one; its own tables are the `Schema`'s). A new engine's `buffers` and `keys` are 0.
+    fn debug_memory<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("object", std::mem::size_of::<NativeEngine>())?;
+        let failed = self
+            .failed
+            .as_ref()
+            .map_or(0, |_| std::mem::size_of::<Failed>());
+        dict.set_item(
+            "buffers",
+            self.stream.heap_bytes() + self.builder.heap_bytes() + failed,
+        )?;
+        dict.set_item("keys", self.builder.keys_bytes())?;
+        dict.set_item(
+            "schema",
+            self.schema
+                .as_ref()
+                .map_or(0, |_| std::mem::size_of::<SchemaCheck>()),
+        )?;
         Ok(dict)
     }
 

@@ -70,6 +70,12 @@ pub struct KeyCache {
     wide: Vec<Option<WideKey>>,
     /// log2 of the number of slots.
     bits: u32,
+    /// A growing cache (`growing`) doubles up to `1 << max_bits` slots; a fixed one has
+    /// `max_bits == bits`.
+    max_bits: u32,
+    /// Misses since the table last grew: a table that keeps missing is too small for the
+    /// document's keys (or two of them share a slot), and doubles.
+    misses: u32,
 }
 
 /// Two words that, with the length, determine a key of up to 16 bytes (and sample a longer
@@ -117,12 +123,56 @@ impl KeyCache {
     /// An empty cache of `1 << bits` slots, allocated on first use (most parsers read few
     /// keys).
     pub fn new(bits: u32) -> Self {
+        Self::growing(bits, bits)
+    }
+
+    /// An empty cache of `1 << bits` slots that doubles, up to `1 << max_bits`, when it
+    /// misses more than twice per slot: a stream's cache starts at eight slots (64 bytes)
+    /// and grows only for a document whose keys need more (#28: memory per open stream).
+    pub fn growing(bits: u32, max_bits: u32) -> Self {
         KeyCache {
             slots: Vec::new(),
             short: Vec::new(),
             wide: Vec::new(),
             bits,
+            max_bits,
+            misses: 0,
         }
+    }
+
+    /// The bytes this cache holds outside its owner (its tables, not the strs).
+    pub fn heap_bytes(&self) -> usize {
+        self.slots.capacity() * std::mem::size_of::<Option<Py<PyString>>>()
+            + self.short.capacity() * std::mem::size_of::<(ShortKey, Option<Py<PyString>>)>()
+            + self.wide.capacity() * std::mem::size_of::<Option<WideKey>>()
+    }
+
+    /// Counts a miss, and doubles the tables once they have missed more than twice per slot
+    /// (a fixed cache never does). The strs kept move to their slots in the larger table;
+    /// the other tables are emptied (they are refilled on use).
+    #[cold]
+    fn missed(&mut self) {
+        self.misses += 1;
+        if self.bits >= self.max_bits || self.misses <= 2 << self.bits {
+            return;
+        }
+        self.bits += 1;
+        self.misses = 0;
+        let old = std::mem::take(&mut self.slots);
+        self.slots = (0..1usize << self.bits).map(|_| None).collect();
+        for string in old.into_iter().flatten() {
+            // SAFETY: the slots hold compact ASCII strs (made by `ascii_string`), alive.
+            let key = unsafe {
+                let ptr = string.as_ptr();
+                let len = ffi::PyUnicode_GET_LENGTH(ptr) as usize;
+                std::slice::from_raw_parts(ffi::PyUnicode_DATA(ptr) as *const u8, len)
+            };
+            let (head, tail) = words(key);
+            let index = self.index(key.len(), head, tail);
+            self.slots[index] = Some(string);
+        }
+        self.short = Vec::new();
+        self.wide = Vec::new();
     }
 
     /// The str of `key`, from the cache or created.
@@ -237,6 +287,9 @@ impl KeyCache {
             return unsafe { new_string(key, ascii) };
         }
         let (head, tail) = words(key);
+        if ascii && !self.slots.is_empty() {
+            self.missed();
+        }
         let index = self.index(key.len(), head, tail);
         if !ascii {
             // SAFETY: as the caller promised.

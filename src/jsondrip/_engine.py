@@ -185,6 +185,15 @@ class Engine(Protocol):
         of a `\\u` escape were read, else None), `high` (a high surrogate waiting for its
         low half, else 0), `line` (1-based) and `offset` (characters read)."""
 
+    def debug_memory(self) -> dict[str, int]:
+        """What the engine holds, in bytes, by part, the value's own objects excluded (they
+        are the user's): `object` (the engine's fixed-size state), `buffers` (what it holds
+        beside that, grown with need: the container stack, the text of an open token, the
+        last fragment kept for an error), `keys` (the key cache) and `schema` (the schema
+        check, when there is one). A new engine preallocates nothing: its `buffers` and
+        `keys` are small constants (0 on the native backend). Sizes are this backend's own
+        (Rust capacities, or `sys.getsizeof`), not comparable across backends."""
+
 
 PENDING_TYPES: set[type] = set() if _native is None else {_native.PendingChanges}
 """The types `Engine.feed_pending` returns (`type(x) in PENDING_TYPES`: x is pending changes,

@@ -41,7 +41,7 @@ from .._engine import Engine
 from .._errors import JSONDecodeError
 from .._missing import MISSING
 from ..schema.violation import SchemaViolation
-from .events import LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
+from .events import FOLD, LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
 from .refused import refused_changes
 
@@ -177,7 +177,10 @@ class CallTable:
                 f"characters); {size} received",
             )
             return
-        call._parts.append(text)
+        parts = call._parts
+        parts.append(text)
+        if len(parts) >= FOLD:
+            call._fold()
         parser = state.parser
         assert parser is not None  # released only when the call ends
         changes: Any = ()  # a tuple of Change, or the parser's pending changes
@@ -291,8 +294,7 @@ class CallTable:
             self.append(state, text[len(raw) :])
             return
         # the deltas disagree with the final text: the API's final word wins
-        call._raw = ""
-        call._parts.clear()
+        call._clear_raw()
         call.arguments = MISSING
         call.error = None
         state.size = 0
@@ -370,8 +372,7 @@ class CallTable:
         call.error = error
         if release:
             call.arguments = MISSING
-            call._parts.clear()
-            call._raw = ""
+            call._clear_raw()
         self._end(state)
 
     def _end(self, state: CallState) -> None:

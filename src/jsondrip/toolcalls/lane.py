@@ -39,7 +39,7 @@ from .. import _engine
 from .._errors import JSONDecodeError
 from ..schema.violation import SchemaViolation
 from .calls import CallState, CallTable
-from .events import LAZY_CHANGES, tool_call_delta
+from .events import FOLD, LAZY_CHANGES, tool_call_delta
 
 __all__ = ["ENABLED", "Lane", "arm", "dict_matcher"]
 
@@ -87,7 +87,10 @@ class Lane:
         state = self.state
         state.last_active = now
         state.size = self.size = size
-        self.parts.append(fragment)
+        parts = self.parts
+        parts.append(fragment)
+        if len(parts) >= FOLD:
+            self.call._fold()
         try:
             pending = self.feed(fragment)
         except (JSONDecodeError, SchemaViolation):

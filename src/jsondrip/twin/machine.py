@@ -176,6 +176,40 @@ CLASSIC = Dialect()
 class Machine:
     """Reads text a fragment at a time; see the module docstring for the rules."""
 
+    # Slotted: a server holds many open streams, and an instance dict would cost each of them
+    # more than the machine's own state (#28).
+    __slots__ = (
+        "bom_skipped",
+        "builder",
+        "comma",
+        "dialect",
+        "escape_end",
+        "escaped",
+        "hex",
+        "high",
+        "high_lookahead",
+        "in_key",
+        "jiter_mode",
+        "line",
+        "line_start",
+        "literal",
+        "literal_len",
+        "max_depth",
+        "number",
+        "number_digest",
+        "number_float",
+        "number_len",
+        "number_state",
+        "number_valid",
+        "offset",
+        "parts",
+        "pypy",
+        "stack",
+        "state",
+        "string_dirty",
+        "token_start",
+    )
+
     def __init__(
         self, builder: Builder, *, jiter_mode: bool, max_depth: int, dialect: Dialect = CLASSIC
     ) -> None:
@@ -207,7 +241,8 @@ class Machine:
         # every append: quadratic in a long number fed a byte at a time).
         self.number: list[str] = []
         self.number_len = 0
-        self.number_digest = NumberDigest()  # jiter mode: a long float shown while it arrives
+        # jiter mode: a long float shown while it arrives; made for the first long float
+        self.number_digest: NumberDigest | None = None
         self.number_state = N_MINUS
         self.number_float = False
         self.number_valid = 0  # length of the longest prefix that is a number
@@ -275,7 +310,8 @@ class Machine:
             self.token_start = pos
             self.number = [c]
             self.number_len = 1
-            self.number_digest.reset()
+            if self.number_digest is not None:
+                self.number_digest.reset()
             if c == "-":
                 self.number_state, self.number_valid = N_MINUS, 0
             else:
@@ -581,7 +617,10 @@ class Machine:
     def _jiter_tentative(self) -> None:
         if NUMBER_ACCEPTING[self.number_state]:
             if self.number_float and self.number_len > LONG_NUMBER:
-                text = self.number_digest.short_text(self.number)
+                digest = self.number_digest
+                if digest is None:
+                    digest = self.number_digest = NumberDigest()
+                text = digest.short_text(self.number)
             else:  # short, or an integer (at most the interpreter's limit on digits)
                 text = "".join(self.number)
             try:

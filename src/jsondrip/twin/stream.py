@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import copy
+from sys import getsizeof
 from typing import Any, NoReturn, Union
 
 from .._changes import Change
@@ -64,14 +65,13 @@ class PythonEngine:
         "builder",
         "closed",
         "error",
-        "give",
         "last",
         "machine",
         "max_size",
         "pending",
         "plain",
         "read_text",
-        "take",
+        "token",
     )
 
     def __init__(self, options: Any) -> None:
@@ -96,9 +96,7 @@ class PythonEngine:
         # One token, taken while a call reads: a second thread gets a clear error instead of
         # corrupting the state (the native engine gets the same from pyo3's borrow check).
         # list.pop and list.append are atomic, and cost a third of a Lock's acquire/release.
-        token = [True]
-        self.take = token.pop
-        self.give = token.append
+        self.token = [True]
         self.read_text = self.machine.feed
         # A str fragment may go straight to the machine: no error, not closed, no size limit,
         # no bytes held back (updated where any of these changes).
@@ -138,6 +136,32 @@ class PythonEngine:
         """The machine's state as a dict (`Machine.debug_state`); the native engine gives the
         same."""
         return self.machine.debug_state()
+
+    def debug_memory(self) -> dict[str, int]:
+        """What this engine holds, in bytes, by part (`Engine.debug_memory`), as
+        `sys.getsizeof` counts: `object` (the engine, its machine and builder), `buffers`
+        (their lists, the number digest once made, the bytes held back), `keys` (the key
+        dict) and `schema` (0: `CheckedEngine` adds its checker)."""
+        machine, builder = self.machine, self.builder
+        digest = machine.number_digest
+        buffers = [
+            machine.stack,
+            machine.parts,
+            machine.number,
+            builder.containers,
+            builder.segments,
+            builder.recorded,
+            self.token,
+            self.pending,
+        ]
+        if digest is not None:
+            buffers += [digest, digest.digits]
+        return {
+            "object": getsizeof(self) + getsizeof(machine) + getsizeof(builder),
+            "buffers": sum(map(getsizeof, buffers)),
+            "keys": getsizeof(builder.keys),
+            "schema": 0,
+        }
 
     def progress(self, path: str | None = None) -> Any:
         """The typed view needs a schema: this engine has none (`CheckedEngine` has)."""
@@ -253,7 +277,7 @@ class PythonEngine:
     def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
         """Read one fragment and return the current best-effort value."""
         try:
-            token = self.take()
+            token = self.token.pop()
         except IndexError:
             raise RuntimeError(IN_USE) from None
         try:
@@ -276,7 +300,7 @@ class PythonEngine:
                 builder.refresh_string()
             return builder.root
         finally:
-            self.give(token)
+            self.token.append(token)
 
     def _feed_other(self, chunk: Chunk) -> None:
         """A fragment off the hot path: bytes, a size limit, bytes held back, or a failure."""
@@ -310,13 +334,13 @@ class PythonEngine:
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""
         try:
-            token = self.take()
+            token = self.token.pop()
         except IndexError:
             raise RuntimeError(IN_USE) from None
         try:
             return self._close()
         finally:
-            self.give(token)
+            self.token.append(token)
 
     def close_changes(self) -> list[Change]:
         """End the stream like `close`, and return the changes that completing it made."""

@@ -11,6 +11,7 @@ raises it again.
 
 from __future__ import annotations
 
+from sys import getsizeof
 from typing import Any
 
 from ..._missing import MISSING
@@ -50,6 +51,12 @@ class CheckedEngine(PythonEngine):
             scan(text)  # a violation fails the engine there (PythonEngine.feed's `except`)
 
         self.read_text = read_text
+
+    def debug_memory(self) -> dict[str, int]:
+        """`PythonEngine.debug_memory`, with `schema` the checker's and scanner's objects."""
+        memory = super().debug_memory()
+        memory["schema"] = getsizeof(self.checker) + getsizeof(self.scanner)
+        return memory
 
     @property
     def value(self) -> Any:

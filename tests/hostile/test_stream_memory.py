@@ -1,0 +1,104 @@
+"""Memory per open stream: nothing preallocated for the worst case, buffers grown with need.
+
+A server holds many streams at once (benches/bench_memory.py measures 10,000 of them); these
+tests check the structure that keeps each small, through the engine contract's
+`debug_memory()` (sizes by part, the value's own objects excluded), never a timing.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from jsondrip import Parser
+from jsondrip._engine import EngineOptions, make_engine
+from jsondrip.toolcalls import ToolCallAccumulator
+from jsondrip.toolcalls.events import FOLD
+
+# The key cache of a native stream: 8 slots of one pointer at first, at most 256.
+FIRST_KEYS = 8 * 8
+MOST_KEYS = 256 * 8
+MID_CALL = '{"location": {"city": "Paris", "country": "FR"}, "days": [1, 2, 3], "note": "bring'
+
+
+def test_a_fresh_engine_holds_no_buffers(backend: str) -> None:
+    memory = make_engine(backend, EngineOptions()).debug_memory()
+    assert set(memory) == {"object", "buffers", "keys", "schema"}
+    assert memory["schema"] == 0
+    if backend == "native":
+        # Every buffer (stack, string and number text, the last fragment, the key cache)
+        # starts empty: Rust's empty Vec allocates nothing.
+        assert memory["buffers"] == 0
+        assert memory["keys"] == 0
+        # The engine's own fixed state; the rarely used parts (an error, the jiter digest,
+        # a schema check) are boxed. A regression guard on its size, not a target.
+        assert memory["object"] <= 768
+    else:
+        # Empty lists and an empty dict, no more.
+        assert memory["buffers"] <= 8 * sys.getsizeof([True])
+        assert memory["keys"] == sys.getsizeof({})
+
+
+def test_a_stream_mid_document_holds_what_it_read_not_more(backend: str) -> None:
+    engine = make_engine(backend, EngineOptions())
+    for start in range(0, len(MID_CALL), 4):
+        engine.feed(MID_CALL[start : start + 4])
+    memory = engine.debug_memory()
+    assert memory["buffers"] <= 1024
+    if backend == "native":
+        assert memory["keys"] == FIRST_KEYS
+
+
+def test_the_native_key_cache_grows_with_the_keys_and_stops_at_its_bound() -> None:
+    engine = make_engine("native", EngineOptions())
+    # A few keys repeated: the cache stays small.
+    records = json.dumps([{"id": i, "name": "n", "tags": []} for i in range(2000)])
+    engine.feed(records)
+    assert engine.debug_memory()["keys"] <= 4 * FIRST_KEYS
+    # Thousands of distinct keys: it doubles up to its bound, never past it.
+    engine = make_engine("native", EngineOptions())
+    engine.feed(json.dumps({f"key{i}": i for i in range(5000)}))
+    assert engine.debug_memory()["keys"] == MOST_KEYS
+
+
+def test_the_jiter_digest_is_made_only_for_a_long_float(backend: str) -> None:
+    engine = make_engine(backend, EngineOptions(mode="jiter"))
+    engine.feed("[1, 2.5, ")
+    small = engine.debug_memory()["buffers"]
+    engine.feed("3.14159265358979323846264338327950288419716939937510")
+    assert engine.debug_memory()["buffers"] > small
+
+
+def test_parser_objects_have_no_instance_dict(backend: str) -> None:
+    parser = Parser(backend=backend)
+    assert not hasattr(parser, "__dict__")
+
+
+@pytest.mark.parametrize("fragments", [10, FOLD, 5 * FOLD + 3])
+def test_a_call_folds_its_raw_fragments_and_keeps_them_exact(fragments: int) -> None:
+    accumulator = ToolCallAccumulator(format="anthropic")
+    text = '{"text": "' + "abcd" * fragments + '"}'
+    pieces = [text[i : i + 4] for i in range(0, len(text), 4)]
+    accumulator.feed(
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+        }
+    )
+    for piece in pieces:
+        accumulator.feed(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "input_json_delta", "partial_json": piece},
+            }
+        )
+        (call,) = accumulator.tool_calls
+        assert len(call._parts) < FOLD  # never more than FOLD fragment objects held
+    assert call.raw == text
+    assert call.raw == text  # read twice: joined once, then cached
+    accumulator.feed({"type": "content_block_stop", "index": 0})
+    assert call.complete and call.arguments == {"text": "abcd" * fragments}
