@@ -51,6 +51,8 @@ class NativeEngine:
     def debug_state(self) -> dict[str, Any]:
         """The machine's state as a dict (`jsondrip._engine.Engine.debug_state`); the Python
         twin gives the same."""
+    def debug_memory(self) -> dict[str, int]:
+        """What the engine holds, in bytes, by part (`jsondrip._engine.Engine.debug_memory`)."""
     def close_changes(self) -> list[Any]:
         """End the stream like `close` and return the `Change`s that completing it made."""
 
