@@ -152,8 +152,11 @@ impl KeyCache {
     /// the other tables are emptied (they are refilled on use).
     #[cold]
     fn missed(&mut self) {
+        if self.bits >= self.max_bits {
+            return; // full grown, or fixed (`loads`' shared cache): nothing to count
+        }
         self.misses += 1;
-        if self.bits >= self.max_bits || self.misses <= 2 << self.bits {
+        if self.misses <= 2 << self.bits {
             return;
         }
         self.bits += 1;
