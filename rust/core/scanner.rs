@@ -578,8 +578,8 @@ impl<'a> Scanner<'a> {
         self.scan_long_string(start)
     }
 
-    /// `scan_string` past its fast path: a string longer than sixteen bytes, one with an
-    /// escape, or one near the end of the input.
+    /// `scan_string` past its fast path: a string of 32 bytes or more, one with an escape,
+    /// or one near the end of the input.
     #[inline(never)]
     fn scan_long_string(&mut self, start: usize) -> Scan<(usize, usize, bool, bool)> {
         let data = self.data;
