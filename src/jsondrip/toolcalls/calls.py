@@ -30,8 +30,8 @@ import sys
 from typing import Any, Callable
 
 from .. import MISSING, Change, JSONDecodeError, Parser, Schema, SchemaViolation
+from ..markup.fences import FenceStripper
 from .events import LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
-from .fences import FenceStripper
 
 __all__ = ["INCOMPLETE", "TRUNCATION_REASONS", "CallState", "CallTable", "dump_arguments"]
 

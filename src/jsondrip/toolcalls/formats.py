@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import loads
+from ..markup.think import ThinkSplitter
 from .calls import CallState, CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .shortcut import EnvelopeShortcut
-from .think import ThinkSplitter
 
 __all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
 
