@@ -8,7 +8,7 @@ from typing import Any, Union
 from . import _backends
 from ._changes import Change
 from ._missing import MISSING
-from .schema.models import partial_model
+from .schema.models import PartialReader
 from .schema.progress import Progress, progress
 from .schema.schema import Schema
 from .schema.violation import SchemaViolation
@@ -179,12 +179,26 @@ class Parser:
         return progress(guard.checker, self._engine.value, path)
 
     def partial(self) -> Any:
-        """With `Schema.from_model(Model)` of a pydantic model: a partial instance whose final
-        fields hold validated values and whose other fields are absent (not set, not None).
-        Before any field is final it has none; after `close()` use close()'s model."""
-        if self.schema is None or self.schema.model is None:
-            raise ValueError("partial() needs a Parser made with schema=Schema.from_model(Model)")
-        return partial_model(self.schema, self.progress)
+        """With `Schema.from_model(Model)`: the value so far as the model, never ahead of it.
+
+        A partial instance (the same one, updated in place by later reads, like `value`):
+        fields the text has not started are unset (absent from `model_fields_set`, their
+        attribute None, never their default); a field still arriving shows what has arrived
+        (a growing string, a list whose finished items are validated, a nested partial
+        model); a value is validated, its validators included, once it is complete. Once the
+        document is complete: the validated model. docs/schema.md has the rules.
+        """
+        reader = self.__dict__.get("_partial_reader")
+        if reader is None:
+            if self.schema is None or self.schema.model is None:
+                raise ValueError(
+                    "partial() needs a Parser made with schema=Schema.from_model(Model)"
+                )
+            engine = self._engine
+            reader = self._partial_reader = PartialReader(
+                self.schema, self.progress, lambda: engine.value
+            )
+        return reader.read()
 
     def _complete_value_at(self, segments: tuple[Any, ...]) -> Any:
         value = self._engine.value

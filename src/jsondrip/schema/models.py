@@ -1,31 +1,473 @@
-"""Partial pydantic instances: the final fields validated, the others absent."""
+"""Typed partials: the stable value as pydantic models, never ahead of the model (`partial()`).
+
+`PartialReader.read()` shows the live value of a parser through its `Schema.from_model` type:
+
+- a field the text has not started is unset: absent from `model_fields_set`, its attribute
+  `None` (a pydantic instance must hold something there), never its default;
+- a field that is arriving shows what has arrived, as the untyped stable value does: a growing
+  string, a list whose finished items are validated and whose open item is itself partial, a
+  nested model as deep as the text goes; numbers and literals appear once complete;
+- a value is validated (its validators included) only once it is complete: a field by its
+  model's own field validator (`info.data` holds the fields completed before it), a list item
+  or a whole model by its type's validator (model validators run there).
+
+The result is live, like the untyped value: the same instances, lists and dicts are updated in
+place by later reads (a partial model becomes the validated one, in its parent, when it
+completes). Each read costs in proportion to what changed: it follows only the value still
+arriving (at most one per level), never the finished items. docs/schema.md says the rules.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import typing
+from itertools import islice
 from typing import Any, Callable
 
+from .._missing import MISSING
 from .progress import FINAL, Progress
 from .schema import Schema
 
+__all__ = ["PartialReader"]
 
-def partial_model(schema: Schema, progress: Callable[[str], Progress]) -> Any:
-    """A `model_construct`ed instance of the schema's pydantic model holding only the fields
-    whose values are final, each validated on its own (missing fields are not set: reading
-    one raises AttributeError, and `model_fields_set` lists the ones that are)."""
-    model = schema.model
-    fields = getattr(model, "model_fields", None)
-    if fields is None:
-        raise ValueError(f"partial() needs a pydantic BaseModel, not {model!r}")
-    from pydantic import TypeAdapter
+_CONTAINERS = (dict, list)
 
-    adapters = schema.field_adapters
-    values = {}
-    for name, field in fields.items():
-        key = field.alias or name
-        state = progress("/" + key.replace("~", "~0").replace("/", "~1"))
-        if state.state == FINAL:
-            adapter = adapters.get(name)
-            if adapter is None:
-                adapter = adapters[name] = TypeAdapter(field.annotation)
-            values[name] = adapter.validate_python(state.value)
-    return model.model_construct(_fields_set=set(values), **values)
+
+class PartialReader:
+    """`partial()` of one parser: `read()` gives the typed view of its stable value."""
+
+    __slots__ = ("_plan", "_progress", "_root", "_value")
+
+    def __init__(
+        self, schema: Schema, progress: Callable[[str], Progress], value: Callable[[], Any]
+    ) -> None:
+        if schema.model is None:
+            raise ValueError("partial() needs a parser made with schema=Schema.from_model(Model)")
+        plan = schema.partial_plan
+        if plan is None:
+            plan = schema.partial_plan = _plan(schema.model, {}, schema.adapter.validate_python)
+        self._plan: _Plan = plan
+        self._progress = progress
+        self._value = value
+        self._root: Any = None  # the node of the root value while it arrives
+
+    def read(self) -> Any:
+        """The partial value now: a partial instance (or list, dict) while the document
+        arrives, the validated value once it is complete; before any value, an instance with
+        no field set (`MISSING` for a root that is not a model)."""
+        value = self._value()
+        plan = self._plan
+        if value is MISSING:
+            return plan.blank() if plan.kind == _MODEL else MISSING
+        root = self._root
+        if root is not None and root.source is not value:
+            root = None
+        if self._progress("")[0] == FINAL:
+            if type(root) is not _Final:
+                root = self._root = _Final(value, plan.validate(value))
+            return root.final
+        if root is None:
+            if type(value) not in _CONTAINERS or plan.kind == _OPAQUE:
+                return value
+            root = self._root = plan.node("", value)
+        return root.update(self._progress)
+
+
+# -- plans: how a Python type shows a JSON value ------------------------------------------
+
+_MODEL, _LIST, _DICT, _OPAQUE = range(4)
+
+
+class _Plan:
+    """How values of one type are shown: `kind`, the validator of a complete value, and for
+    containers the plan of their items (made on first use: models may be recursive)."""
+
+    __slots__ = ("_item", "_item_type", "_plans", "fields", "kind", "model", "validate")
+
+    def __init__(
+        self, kind: int, validate: Callable[[Any], Any], plans: dict[Any, _Plan], item: Any
+    ) -> None:
+        self.kind = kind
+        self.validate = validate
+        self._plans = plans
+        self._item_type = item
+        self._item: _Plan | None = None
+        self.model: Any = None
+        self.fields: dict[str, _Field] = {}
+
+    @property
+    def item(self) -> _Plan:
+        """The plan of a list's items or a dict's values."""
+        if self._item is None:
+            self._item = _plan(self._item_type, self._plans)
+        return self._item
+
+    def blank(self) -> Any:
+        """A partial instance of the model with no field set (every attribute None)."""
+        model = self.model
+        made = model.__new__(model)
+        setattr_ = object.__setattr__
+        setattr_(made, "__dict__", dict.fromkeys(model.model_fields))
+        setattr_(made, "__pydantic_fields_set__", set())
+        setattr_(made, "__pydantic_extra__", None)
+        private = getattr(model, "__private_attributes__", None)
+        setattr_(made, "__pydantic_private__", {} if private else None)
+        return made
+
+    def node(self, path: str, source: Any) -> Any:
+        """The node that shows `source`, a container still arriving at `path`."""
+        if self.kind == _MODEL and type(source) is dict:
+            return _ModelNode(self, path, source)
+        if self.kind == _LIST and type(source) is list:
+            return _ListNode(self, path, source)
+        if self.kind == _DICT and type(source) is dict:
+            return _DictNode(self, path, source)
+        return _Raw(source)  # not the type's shape (a loose schema): shown as it is
+
+
+class _Field:
+    """One field of a model: its attribute, its JSON Pointer token, its plan, and its check."""
+
+    __slots__ = ("_annotation", "_plan", "_plans", "name", "token", "validate")
+
+    def __init__(self, name: str, token: str, annotation: Any, plans: dict[Any, _Plan]) -> None:
+        self.name = name
+        self.token = "/" + token.replace("~", "~0").replace("/", "~1")
+        self._annotation = annotation
+        self._plans = plans
+        self._plan: _Plan | None = None
+        self.validate: Callable[[dict[str, Any], Any], Any] = _unchecked
+
+    @property
+    def plan(self) -> _Plan:
+        if self._plan is None:
+            self._plan = _plan(self._annotation, self._plans)
+        return self._plan
+
+
+def _unchecked(data: dict[str, Any], value: Any) -> Any:  # pragma: no cover - replaced
+    return value
+
+
+def _plan(annotation: Any, plans: dict[Any, _Plan], validate: Any = None) -> _Plan:
+    """The plan of a type (one per type, shared: recursive models end)."""
+    try:
+        found = plans.get(annotation)
+    except TypeError:  # an unhashable annotation (metadata objects): not shared
+        found = None
+    if found is not None:
+        return found
+    if validate is None:
+        validate = _lazy_validator(annotation)
+    shape = _shape(annotation)
+    model = _model_class(shape)
+    if model is not None:
+        plan = _Plan(_MODEL, validate, plans, None)
+        plan.model = model
+        _remember(plans, annotation, plan)
+        plan.fields = _fields(model, plans)
+    else:
+        origin = typing.get_origin(shape)
+        args = typing.get_args(shape)
+        if origin in (list, typing.List) or (origin is None and shape is list):  # noqa: UP006
+            plan = _Plan(_LIST, validate, plans, args[0] if args else Any)
+        elif origin in (dict, typing.Dict) and (not args or args[0] is str):  # noqa: UP006
+            plan = _Plan(_DICT, validate, plans, args[1] if args else Any)
+        else:
+            plan = _Plan(_OPAQUE, validate, plans, None)
+        _remember(plans, annotation, plan)
+    return plan
+
+
+def _remember(plans: dict[Any, _Plan], annotation: Any, plan: _Plan) -> None:
+    with contextlib.suppress(TypeError):  # an unhashable annotation: not shared
+        plans[annotation] = plan
+
+
+def _shape(annotation: Any) -> Any:
+    """The type that decides how a value is shown: `Annotated` and `Optional` taken off
+    (`None` is a complete literal, never a partial); any other union is shown as it is."""
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is typing.Annotated:
+            annotation = typing.get_args(annotation)[0]
+            continue
+        if origin is typing.Union or type(annotation).__name__ == "UnionType":
+            members = [a for a in typing.get_args(annotation) if a is not type(None)]
+            if len(members) == 1:
+                annotation = members[0]
+                continue
+        return annotation
+
+
+def _model_class(shape: Any) -> Any:
+    fields = getattr(shape, "model_fields", None)
+    if isinstance(shape, type) and isinstance(fields, dict) and hasattr(shape, "model_construct"):
+        return shape
+    return None
+
+
+def _lazy_validator(annotation: Any) -> Callable[[Any], Any]:
+    """`TypeAdapter(annotation).validate_python`, made on first use."""
+    made: list[Callable[[Any], Any]] = []
+
+    def validate(value: Any) -> Any:
+        if not made:
+            from pydantic import TypeAdapter
+
+            made.append(TypeAdapter(annotation).validate_python)
+        return made[0](value)
+
+    return validate
+
+
+def _fields(model: Any, plans: dict[Any, _Plan]) -> dict[str, _Field]:
+    """The model's fields by JSON key, each checked by the model's own field validators."""
+    assign = _field_assigner(model)
+    fields: dict[str, _Field] = {}
+    for name, info in model.model_fields.items():
+        key = info.validation_alias if isinstance(info.validation_alias, str) else None
+        key = key or info.alias or name
+        field = _Field(name, key, _field_annotation(info), plans)
+        field.validate = _field_validator(assign, name)
+        fields[key] = field
+    return fields
+
+
+def _field_annotation(info: Any) -> Any:
+    metadata = list(getattr(info, "metadata", ()) or ())
+    if metadata:
+        return typing.Annotated[(info.annotation, *metadata)]  # type: ignore[misc]
+    return info.annotation
+
+
+def _field_validator(
+    assign: Callable[[dict[str, Any], str, Any], Any], name: str
+) -> Callable[[dict[str, Any], Any], Any]:
+    def validate(data: dict[str, Any], value: Any) -> Any:
+        return assign(data, name, value)[0][name]
+
+    return validate
+
+
+def _field_assigner(model: Any) -> Callable[[dict[str, Any], str, Any], Any]:
+    """`validate_assignment` of the model's fields alone: one field validated as the model
+    validates it (its type, constraints and field validators, the model's config), without
+    the model validators, which run only on the complete model."""
+    from pydantic_core import SchemaValidator
+
+    schema = model.__pydantic_core_schema__
+    definitions = schema.get("definitions") if schema.get("type") == "definitions" else None
+    by_ref = {d.get("ref"): d for d in definitions or ()}
+    node, config = schema.get("schema") if definitions is not None else schema, None
+    for _ in range(64):  # the wrappers around the fields: refs, the model, its validators
+        kind = node.get("type")
+        if kind == "definition-ref":
+            node = by_ref[node["schema_ref"]]
+        elif kind == "model-fields":
+            break
+        else:
+            if kind == "model" and node.get("cls") is model:
+                config = node.get("config")
+            node = node["schema"]
+    else:  # pragma: no cover - a shape pydantic does not build
+        raise ValueError(f"cannot find the fields of {model!r} in its core schema")
+    if definitions is not None:
+        node = {"type": "definitions", "schema": node, "definitions": definitions}
+    return SchemaValidator(node, config).validate_assignment  # type: ignore[arg-type]
+
+
+# -- nodes: one container still arriving, and what it shows -------------------------------
+
+
+class _Final:
+    __slots__ = ("final", "source")
+
+    def __init__(self, source: Any, final: Any) -> None:
+        self.source = source
+        self.final = final
+
+
+class _Raw:
+    """A container shown as it is (its type is not a model, list or dict of them)."""
+
+    __slots__ = ("source",)
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+
+    def update(self, progress: Callable[[str], Progress]) -> Any:
+        return self.source
+
+
+class _Entry:
+    """The one entry of a container that may still be arriving: its key or index, path,
+    plan, and the node showing it while it is a container."""
+
+    __slots__ = ("field", "key", "node", "path", "plan")
+
+    def __init__(self, key: Any, path: str, plan: _Plan, field: _Field | None) -> None:
+        self.key = key
+        self.path = path
+        self.plan = plan
+        self.field = field
+        self.node: Any = None
+
+
+class _Node:
+    """A container still arriving: its entries before the last are final (stable mode only
+    ever extends the last), so a read settles the new ones and follows the last."""
+
+    __slots__ = ("count", "open", "out", "path", "plan", "source")
+
+    def __init__(self, plan: _Plan, path: str, source: Any) -> None:
+        self.plan = plan
+        self.path = path
+        self.source = source
+        self.count = 0  # entries of `source` seen
+        self.open: _Entry | None = None
+
+    def show(self, entry: _Entry, progress: Callable[[str], Progress]) -> bool:
+        """Put the entry's current value in `out`; True once it is final."""
+        raw = self.source[entry.key]
+        if progress(entry.path)[0] == FINAL:
+            self.put(entry, self.check(entry, raw), True)
+            return True
+        node = entry.node
+        if type(raw) in _CONTAINERS and entry.plan.kind != _OPAQUE:
+            if node is None or node.source is not raw:
+                node = entry.node = entry.plan.node(entry.path, raw)
+            self.put(entry, node.update(progress), False)
+        else:
+            self.put(entry, raw, False)
+        return False
+
+    def check(self, entry: _Entry, raw: Any) -> Any:
+        return entry.plan.validate(raw)
+
+    def put(self, entry: _Entry, value: Any, final: bool) -> None:
+        raise NotImplementedError
+
+    def follow(self, progress: Callable[[str], Progress]) -> None:
+        """The entry still arriving, if any, shown again (or settled)."""
+        entry = self.open
+        if entry is not None and self.show(entry, progress):
+            self.open = None
+
+
+class _ModelNode(_Node):
+    __slots__ = ("data", "done", "fields_set")
+
+    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
+        super().__init__(plan, path, source)
+        self.out = plan.blank()
+        self.data = self.out.__dict__
+        self.fields_set = self.out.__pydantic_fields_set__
+        self.done: dict[str, Any] = {}  # the fields complete and validated, for `info.data`
+
+    def update(self, progress: Callable[[str], Progress]) -> Any:
+        source = self.source
+        count = len(source)
+        if count != self.count:
+            keys = list(islice(reversed(source), count - self.count))
+            keys.reverse()
+            self.count = count
+            opened = self.open
+            if opened is not None:  # an entry began after it: it is complete
+                self.put(opened, self.check(opened, source[opened.key]), True)
+                self.open = None
+            fields = self.plan.fields
+            for position, key in enumerate(keys):
+                field = fields.get(key)
+                if field is None:
+                    continue  # not a field of the model (extra keys are left to validation)
+                entry = _Entry(key, self.path + field.token, field.plan, field)
+                if position < len(keys) - 1:
+                    self.put(entry, self.check(entry, source[key]), True)
+                elif not self.show(entry, progress):
+                    self.open = entry
+        else:
+            self.follow(progress)
+        return self.out
+
+    def check(self, entry: _Entry, raw: Any) -> Any:
+        return entry.field.validate(self.done, raw)  # type: ignore[union-attr]
+
+    def put(self, entry: _Entry, value: Any, final: bool) -> None:
+        name = entry.field.name  # type: ignore[union-attr]
+        self.data[name] = value
+        self.fields_set.add(name)
+        if final:
+            self.done[name] = value
+
+
+class _ListNode(_Node):
+    __slots__ = ()
+
+    def __init__(self, plan: _Plan, path: str, source: list[Any]) -> None:
+        super().__init__(plan, path, source)
+        self.out: list[Any] = []
+
+    def update(self, progress: Callable[[str], Progress]) -> Any:
+        source, out = self.source, self.out
+        count = len(source)
+        if count < len(out):  # jiter mode took a number back
+            del out[count:]
+            self.count = count
+            self.open = None
+        if count != self.count:
+            item = self.plan.item
+            opened = self.open
+            if opened is not None:  # an item began after it: it is complete
+                self.put(opened, item.validate(source[opened.key]), True)
+                self.open = None
+            for index in range(self.count, count - 1):
+                self.put(_Entry(index, "", item, None), item.validate(source[index]), True)
+            self.count = count
+            entry = _Entry(count - 1, f"{self.path}/{count - 1}", item, None)
+            if not self.show(entry, progress):
+                self.open = entry
+        else:
+            self.follow(progress)
+        return out
+
+    def put(self, entry: _Entry, value: Any, final: bool) -> None:
+        out = self.out
+        if entry.key < len(out):
+            out[entry.key] = value
+        else:
+            out.append(value)
+
+
+class _DictNode(_Node):
+    __slots__ = ()
+
+    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
+        super().__init__(plan, path, source)
+        self.out: dict[str, Any] = {}
+
+    def update(self, progress: Callable[[str], Progress]) -> Any:
+        source = self.source
+        count = len(source)
+        if count != self.count:
+            keys = list(islice(reversed(source), count - self.count))
+            keys.reverse()
+            self.count = count
+            item = self.plan.item
+            opened = self.open
+            if opened is not None:
+                self.put(opened, item.validate(source[opened.key]), True)
+                self.open = None
+            for position, key in enumerate(keys):
+                token = "/" + key.replace("~", "~0").replace("/", "~1")
+                entry = _Entry(key, self.path + token, item, None)
+                if position < len(keys) - 1:
+                    self.put(entry, item.validate(source[key]), True)
+                elif not self.show(entry, progress):
+                    self.open = entry
+        else:
+            self.follow(progress)
+        return self.out
+
+    def put(self, entry: _Entry, value: Any, final: bool) -> None:
+        self.out[entry.key] = value
