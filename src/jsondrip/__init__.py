@@ -20,6 +20,7 @@ from ._loads import load, loads
 from ._missing import MISSING
 from ._parser import Parser, aiter_values, iter_values, parse_partial
 from .decoder import JSONDecoder
+from .output import OutputParser
 from .schema import Progress, Schema, SchemaViolation
 from .toolcalls import (
     ReasoningDelta,
@@ -39,6 +40,7 @@ __all__ = [
     "JSONDecodeError",
     "JSONDecoder",
     "JSONEncoder",
+    "OutputParser",
     "Parser",
     "Progress",
     "ReasoningDelta",

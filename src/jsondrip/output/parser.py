@@ -1,0 +1,421 @@
+"""`OutputParser`: the JSON document a model writes in its text, live, around whatever wraps it.
+
+Fed the text deltas of a model's answer, it returns the live value of the document in it, as
+`Parser.feed` does, wherever the document sits: alone (structured-output modes), in a code
+fence with any language tag, after `<think>`/`<thinking>`/`<reasoning>` blocks (their text
+kept as `reasoning`), or among prose (kept as `text`). `reader.py` sorts the text,
+`document.py` reads each value and proves it is the document; this module assembles the
+values (one, or with `multiple=True` the list of every document), the changes, the typed
+partials and the errors, positioned in the whole text. docs/output.md has the rules.
+"""
+
+from __future__ import annotations
+
+import codecs
+from typing import Any
+
+from .. import _backends
+from .._changes import Change
+from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
+from .._missing import MISSING
+from .._parser import DEFAULT_MAX_DEPTH, Parser
+from ..markup.think import REASONING_TAGS
+from ..schema.models import PartialReader
+from ..schema.progress import Progress
+from ..schema.schema import Schema
+from ..schema.violation import SchemaViolation
+from .document import Candidate, Failure
+from .reader import FENCE_INFO, REASONING, VALUE, TextReader
+
+__all__ = ["OutputParser"]
+
+NO_DOCUMENT = "No JSON document in the text"
+
+
+class OutputParser:
+    """The JSON document in a model's text (a structured output), live as the text streams.
+
+    `feed(text)` reads a delta of the text (str, or UTF-8 bytes) and returns the live value
+    of the document (`MISSING` before it has begun), as `Parser.feed` does. The document may
+    be the whole text, sit in a markdown code fence (any language tag or none), follow
+    reasoning blocks (`<think>`, `<thinking>`, `<reasoning>`, or the names in
+    `reasoning_tags`; their text is `reasoning`) and be surrounded by prose (kept as `text`):
+    a `{` or `[` in prose that proves not to be JSON is prose, and the search goes on.
+    docs/output.md says exactly how the document is found.
+
+    `schema`: a `Schema`, a JSON Schema dict or a pydantic model (`Schema.from_model`): the
+    document is checked as it arrives, `close()` returns the validated model, `partial()`
+    the typed value so far. `multiple=True`: every document of the text (JSON Lines, one per
+    fence...), as a list that only grows. `mode`, `backend`, `max_depth`: as `Parser`.
+
+    Errors count characters from the start of the whole text (`pos`, `lineno`, `colno`).
+    """
+
+    def __init__(
+        self,
+        schema: Any = None,
+        *,
+        multiple: bool = False,
+        mode: str = "stable",
+        backend: str | None = None,
+        reasoning_tags: tuple[str, ...] = REASONING_TAGS,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+    ) -> None:
+        self.schema: Schema | None = _schema(schema)
+        self.multiple = multiple
+        self.mode = mode
+        self.backend: str = _backends.resolve(backend, streaming=True)
+        self.max_depth = max_depth
+        tags = (reasoning_tags,) if isinstance(reasoning_tags, str) else tuple(reasoning_tags)
+        Parser(mode=mode, backend=self.backend, max_depth=max_depth)  # check the options
+        self._reader = TextReader(tags, multiple, self._start, self._proven, self._ended)
+        self._documents: list[Candidate] = []  # the proven ones, in order
+        self._values: list[Any] = []  # multiple: the live list of their values
+        self._partials: list[Any] = []  # multiple: their typed values
+        self._readers: dict[int, PartialReader] = {}
+        self._changes = False  # feed_changes was used: documents record changes
+        self._announced = False  # multiple: the list was announced to change events
+        self._failure: Exception | None = None
+        self._closed = False
+        self._decoder: Any = None  # bytes: an incremental UTF-8 decoder
+        self._text_cache = ""
+        self._reasoning_cache = ""
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def feed(self, text: str | bytes) -> Any:
+        """Read a delta of the text; return the live value of the document (`MISSING` before
+        it has begun; with `multiple=True`, the list of documents so far).
+
+        Raises `JSONDecodeError` as soon as the document is proven broken, `SchemaViolation`
+        as soon as it cannot satisfy the schema (and again at every later call).
+        """
+        self._read(text, False)
+        return self.value
+
+    def feed_changes(self, text: str | bytes) -> list[Change]:
+        """Read a delta like `feed`; return the changes it made to the value (JSON Pointer
+        paths as `Parser.feed_changes`; with `multiple=True`, under `/0`, `/1`... of the
+        list). A document's changes are handed out once it is proven the document: all at
+        once then, none for text that turns out to be prose. Use either `feed` or this for
+        one text, not both."""
+        self._changes = True
+        return self._read(text, True)
+
+    def _read(self, text: str | bytes, changes: bool) -> list[Change]:
+        if self._failure is not None:
+            raise self._failure
+        if self._closed:
+            raise ValueError("the output parser is closed")
+        if not isinstance(text, str):
+            text = self._decode(text)
+        try:
+            made = self._reader.read(text, changes)
+        except Failure as failure:
+            raise self._fail(failure.error, self._reader.candidate) from None
+        return self._emit(made) if changes else []
+
+    def _decode(self, data: Any) -> str:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            kind = type(data).__name__
+            raise TypeError(f"feed() takes str or UTF-8 bytes, not {kind}")
+        if self._decoder is None:
+            self._decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+        try:
+            return self._decoder.decode(bytes(data))  # type: ignore[no-any-return]
+        except UnicodeDecodeError as error:
+            at = self._reader.pos + len(self._reader.held)
+            bad = error.object[error.start]
+            failure = JSONDecodeError(f"Invalid UTF-8 byte 0x{bad:02X}", "", at)
+            self._failure = failure
+            raise failure from None
+
+    # -- callbacks of the reader ------------------------------------------------------------
+
+    def _start(self, answer: bool, first: str) -> Candidate:
+        reader = self._reader
+        return Candidate(
+            reader.pos,
+            reader.line,
+            reader.line_start,
+            answer=answer,
+            first=first,
+            factory=self._parser,
+            schema=self.schema,
+            lookahead=self._changes,
+        )
+
+    def _parser(self, schema: Any) -> Parser:
+        return Parser(mode=self.mode, backend=self.backend, max_depth=self.max_depth, schema=schema)
+
+    def _proven(self, candidate: Candidate) -> None:
+        self._documents.append(candidate)
+        if self.multiple:
+            self._values.append(candidate.parser.value)
+
+    def _ended(self, candidate: Candidate) -> list[Change]:
+        """A document is complete (what follows it is being read): its parser's last checks
+        now (a schema's `required`...), its changes if any."""
+        return candidate.close()
+
+    def _emit(self, made: list[tuple[Candidate, list[Change]]]) -> list[Change]:
+        if not self.multiple:
+            return [change for _, found in made for change in found]
+        out: list[Change] = []
+        if not self._announced:
+            self._announced = True
+            out.append(Change("add", "", []))
+        documents = self._documents
+        for candidate, found in made:
+            prefix = f"/{documents.index(candidate)}"
+            out += [Change(op, prefix + path, value) for op, path, value in found]
+        return out
+
+    # -- what was read ----------------------------------------------------------------------
+
+    @property
+    def value(self) -> Any:
+        """The live value of the document (`MISSING` before it has begun); with
+        `multiple=True`, the list of the documents so far (the last one may be growing)."""
+        if self.multiple:
+            return self._values
+        documents = self._documents
+        return documents[0].parser.value if documents else MISSING
+
+    @property
+    def done(self) -> bool:
+        """True once the document is complete (with `multiple=True`: once at least one
+        document was read and no other has begun since the last one completed)."""
+        documents = self._documents
+        if not documents:
+            return False
+        reader = self._reader
+        if self.multiple and reader.state == VALUE:
+            return False
+        return documents[-1].complete
+
+    @property
+    def text(self) -> str:
+        """The prose read so far: the text outside the document(s), the reasoning blocks and
+        the fences' markup (backticks and language tags)."""
+        pieces = self._reader.text
+        if pieces:
+            self._text_cache += "".join(pieces)
+            pieces.clear()
+        return self._text_cache
+
+    @property
+    def reasoning(self) -> str:
+        """The text of the reasoning blocks read so far (without their tags)."""
+        pieces = self._reader.reasoning
+        if pieces:
+            self._reasoning_cache += "".join(pieces)
+            pieces.clear()
+        return self._reasoning_cache
+
+    def progress(self, path: str = "") -> Progress:
+        """With a schema: the typed view of the value at a JSON Pointer `path` of the
+        document (with `multiple=True`, `/0/...`), as `Parser.progress`."""
+        document, path = self._document_at(path)
+        if document is None:
+            return Progress("missing", MISSING, None)
+        return document.parser.progress(path)  # type: ignore[no-any-return]
+
+    def _document_at(self, path: str) -> tuple[Candidate | None, str]:
+        documents = self._documents
+        if not self.multiple:
+            return (documents[0] if documents else None), path
+        head, _, rest = path[1:].partition("/")
+        if not path or not head.isdigit():
+            raise ValueError(f"with multiple=True a path starts with a document's index: {path!r}")
+        index = int(head)
+        return (documents[index] if index < len(documents) else None), "/" + rest if rest else ""
+
+    def partial(self) -> Any:
+        """With a pydantic model as the schema: the document so far as the model, never ahead
+        of it (see `Parser.partial`); `multiple=True`: the list of them."""
+        if self.schema is None or self.schema.model is None:
+            raise ValueError("partial() needs an OutputParser made with a pydantic model")
+        if not self.multiple:
+            documents = self._documents
+            if not documents:
+                return PartialReader(self.schema, _missing_progress, lambda: MISSING).read()
+            return self._typed(0, documents[0])
+        partials = self._partials
+        for index, document in enumerate(self._documents):
+            if index < len(partials) - 1:
+                continue  # complete before the last one read: validated already
+            typed = self._typed(index, document)
+            if index < len(partials):
+                partials[index] = typed
+            else:
+                partials.append(typed)
+        return partials
+
+    def _typed(self, index: int, document: Candidate) -> Any:
+        reader = self._readers.get(index)
+        if reader is None:
+            parser = document.parser
+            reader = self._readers[index] = PartialReader(
+                self.schema,  # type: ignore[arg-type]
+                parser.progress,
+                lambda: parser.value,
+            )
+        return reader.read()
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def close(self) -> Any:
+        """End the text: the final value (with a pydantic model, the validated model; with
+        `multiple=True`, the list).
+
+        Raises `IncompleteJSONError` when the text was cut inside the document (or inside a
+        reasoning block or a fence before any document), `JSONDecodeError` when the document
+        is invalid or the text holds none, `SchemaViolation` when it breaks the schema.
+        """
+        self._end(False)
+        return self._final()
+
+    def close_changes(self) -> list[Change]:
+        """End the text like `close` (the same errors); return the changes that completing
+        the document made (a top-level number, or a value proven by the end of the text)."""
+        return self._end(True)
+
+    def _end(self, changes: bool) -> list[Change]:
+        if self._failure is not None:
+            raise self._failure
+        if self._closed:
+            return []
+        reader = self._reader
+        made: list[tuple[Candidate, list[Change]]] = []
+        if self._decoder is not None:
+            try:
+                rest = self._decoder.decode(b"", final=True)
+            except UnicodeDecodeError:
+                at = reader.pos + len(reader.held)
+                raise self._remember(
+                    IncompleteJSONError(
+                        "Unexpected end of document",
+                        "",
+                        at,
+                        expected="the rest of a UTF-8 character",
+                    )
+                ) from None
+            if rest:
+                made += reader.read(rest, changes)
+        reader.end(made)
+        candidate = reader.candidate
+        if candidate is not None:
+            try:
+                found = candidate.close()
+            except (JSONDecodeError, SchemaViolation) as error:
+                if candidate.proven or isinstance(error, IncompleteJSONError):
+                    raise self._fail(error, candidate) from None
+                raise self._remember(self._no_document()) from None  # ruled out: prose
+            if found:
+                made.append((candidate, found))
+            if not candidate.proven:  # complete, and followed by the end: the document
+                reader.prove(candidate, made)
+            reader.finish(candidate, made)
+        if not self._documents:
+            if reader.state in (REASONING, FENCE_INFO) or reader.fence is not None:
+                raise self._remember(self._cut())
+            raise self._remember(self._no_document())
+        self._closed = True
+        return self._emit(made) if changes else []
+
+    def _final(self) -> Any:
+        schema = self.schema
+        if not self.multiple:
+            value = self._documents[0].parser.value
+            return value if schema is None else schema.validate_model(value)
+        if schema is None:
+            return self._values
+        return [schema.validate_model(value) for value in self._values]
+
+    # -- errors -----------------------------------------------------------------------------
+
+    def _fail(self, error: Exception, candidate: Candidate | None) -> Exception:
+        """The error of a document, positioned in the whole text; kept (sticky)."""
+        if candidate is not None and isinstance(error, JSONDecodeError):
+            error = _shifted(error, candidate)
+        elif candidate is not None and isinstance(error, SchemaViolation):
+            error = _violation(error, candidate, self._index(candidate))
+        return self._remember(error)
+
+    def _index(self, candidate: Candidate) -> int | None:
+        if not self.multiple or candidate not in self._documents:
+            return None
+        return self._documents.index(candidate)
+
+    def _remember(self, error: Exception) -> Exception:
+        self._failure = error
+        return error
+
+    def _window(self) -> tuple[str, int]:
+        """The end of the text read, as `doc` for an error there, and where it starts."""
+        reader = self._reader
+        tail = self.text[-DOC_WINDOW:]
+        return tail, reader.pos - len(tail)
+
+    def _no_document(self) -> JSONDecodeError:
+        reader = self._reader
+        doc, start = self._window()
+        return JSONDecodeError(
+            NO_DOCUMENT, doc, reader.pos, reader.line, reader.pos - reader.line_start + 1, start
+        )
+
+    def _cut(self) -> IncompleteJSONError:
+        reader = self._reader
+        doc, start = self._window()
+        where = "a reasoning block" if reader.state == REASONING else "a code fence"
+        return IncompleteJSONError(
+            "Expecting value",
+            doc,
+            reader.pos,
+            reader.line,
+            reader.pos - reader.line_start + 1,
+            start,
+            expected=f"a JSON document (the text ended inside {where})",
+        )
+
+    def __repr__(self) -> str:
+        found = len(self._documents)
+        return f"<jsondrip.OutputParser documents={found} done={self.done} mode={self.mode!r}>"
+
+
+def _schema(schema: Any) -> Schema | None:
+    if schema is None or isinstance(schema, Schema):
+        return schema
+    if isinstance(schema, (dict, bool)):
+        return Schema(schema)
+    return Schema.from_model(schema)
+
+
+def _missing_progress(path: str) -> Progress:
+    return Progress("missing", MISSING, None)
+
+
+def _shifted(error: JSONDecodeError, candidate: Candidate) -> JSONDecodeError:
+    """A document's error (positions from the document's start) positioned in the text."""
+    pos = candidate.start + error.pos
+    if error.lineno == 1:
+        lineno, colno = candidate.line, candidate.start - candidate.line_start + error.colno
+    else:
+        lineno, colno = candidate.line + error.lineno - 1, error.colno
+    doc_start = candidate.start + getattr(error, "doc_start", 0)
+    if isinstance(error, IncompleteJSONError):
+        return IncompleteJSONError(
+            error.msg, error.doc, pos, lineno, colno, doc_start, error.expected, error.json_text
+        )
+    return JSONDecodeError(error.msg, error.doc, pos, lineno, colno, doc_start)
+
+
+def _violation(error: SchemaViolation, candidate: Candidate, index: int | None) -> SchemaViolation:
+    path, message = error.path, error.message
+    if index is not None:
+        path = f"/{index}{path}"
+        message = f"/{index}{message}" if message.startswith(error.path) else message
+    return SchemaViolation(
+        message, path=path, pos=candidate.start + error.pos, keyword=error.keyword
+    )
