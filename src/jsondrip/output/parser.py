@@ -177,9 +177,12 @@ class OutputParser:
     def value(self) -> Any:
         """The live value of the document (`MISSING` before it has begun); with
         `multiple=True`, the list of the documents so far (the last one may be growing)."""
-        if self.multiple:
-            return self._values
         documents = self._documents
+        if self.multiple:
+            values = self._values
+            if documents:  # read through the parser: its live value is brought up to date
+                values[-1] = documents[-1].parser.value
+            return values
         return documents[0].parser.value if documents else MISSING
 
     @property
@@ -413,9 +416,11 @@ def _shifted(error: JSONDecodeError, candidate: Candidate) -> JSONDecodeError:
 
 def _violation(error: SchemaViolation, candidate: Candidate, index: int | None) -> SchemaViolation:
     path, message = error.path, error.message
-    if index is not None:
+    if index is not None:  # the message starts with the path: "/units/0: ..." or "(root): ..."
+        root = path or "(root)"
+        if message.startswith(root):
+            message = f"/{index}{path}{message[len(root) :]}"
         path = f"/{index}{path}"
-        message = f"/{index}{message}" if message.startswith(error.path) else message
     return SchemaViolation(
         message, path=path, pos=candidate.start + error.pos, keyword=error.keyword
     )

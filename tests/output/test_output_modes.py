@@ -1,0 +1,159 @@
+# ruff: noqa: UP045 - pydantic evaluates annotations at run time (3.9: no X | None)
+"""`OutputParser` with several documents (issue 26 item 2), a schema or a pydantic model
+(item 4), and change events."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import pytest
+from _output_support import splits
+
+from jsondrip import MISSING, Change, OutputParser, SchemaViolation, apply_changes
+
+MULTIPLE = [
+    ('{"a": 1}\n{"b": 2}\n{"c": [3]}\n', [{"a": 1}, {"b": 2}, {"c": [3]}], "\n\n\n"),
+    (
+        'First:\n```json\n{"a": 1}\n```\nSecond:\n```json\n{"b": 2}\n```\n',
+        [{"a": 1}, {"b": 2}],
+        "First:\n\n\nSecond:\n\n\n",
+    ),
+    ('{"a": 1}{"b": 2}[3]', [{"a": 1}, {"b": 2}, [3]], ""),
+    ('<think>x</think>{"a": 1}\n<think>y</think>\n{"b": 2}', [{"a": 1}, {"b": 2}], "\n\n"),
+    ('```\n{"a": 1}\n{"b": 2}\n```', [{"a": 1}, {"b": 2}], "\n\n"),
+    ("1\n2\n3", [1, 2, 3], "\n\n"),
+    ('Results: {"a": 1} and then {"b": 2}.', [{"a": 1}, {"b": 2}], "Results:  and then ."),
+]
+
+
+@pytest.mark.parametrize(("text", "documents", "prose"), MULTIPLE)
+def test_several_documents_make_a_list_that_only_grows(
+    backend: str, text: str, documents: list, prose: str
+) -> None:
+    for way, pieces in splits(text).items():
+        parser = OutputParser(multiple=True, backend=backend)
+        assert parser.value == []
+        lengths = []
+        for piece in pieces:
+            value = parser.feed(piece)
+            lengths.append(len(value))
+            assert value == documents[: len(value)] or value[:-1] == documents[: len(value) - 1]
+        assert lengths == sorted(lengths), way  # it only appends
+        assert parser.close() == documents, way
+        assert parser.text == prose, way
+
+
+@pytest.mark.parametrize("multiple", [False, True])
+@pytest.mark.parametrize("text", ['Sure:\n```json\n{"a": [1, {"b": "x\\ny"}], "n": 12}\n```', "7"])
+def test_changes_rebuild_every_value(backend: str, multiple: bool, text: str) -> None:
+    for way, pieces in splits(text).items():
+        parser = OutputParser(multiple=multiple, backend=backend)
+        rebuilt = MISSING
+        for piece in pieces:
+            rebuilt = apply_changes(rebuilt, parser.feed_changes(piece))
+            assert rebuilt == parser.value, way
+        rebuilt = apply_changes(rebuilt, parser.close_changes())
+        assert rebuilt == parser.value, way
+        final = json.loads(text.split("```json\n")[-1].split("\n```")[0])
+        assert rebuilt == ([final] if multiple else final), way
+
+
+def test_changes_of_several_documents_are_under_their_index(backend: str) -> None:
+    parser = OutputParser(multiple=True, backend=backend)
+    assert parser.feed_changes('{"a": 1}\n{"b"') == [
+        Change("add", "", []),
+        Change("add", "/0", {}),
+        Change("add", "/0/a", 1),
+        Change("add", "/1", {}),
+    ]
+
+
+def test_a_prose_candidate_hands_out_its_changes_once_proven(backend: str) -> None:
+    parser = OutputParser(backend=backend)
+    assert parser.feed_changes('see {"a') == []
+    made = parser.feed_changes('": "x')
+    assert made[0] == Change("add", "", {})
+    assert apply_changes(MISSING, made) == {"a": "x"}
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "units": {"enum": ["C", "F"]}},
+    "required": ["city"],
+    "additionalProperties": False,
+}
+
+
+def test_a_schema_rules_out_candidates_before_they_are_proven(backend: str) -> None:
+    text = 'Try {"town": "x"} or [1] or {"city": "Oslo", "units": "F"}'
+    for way, pieces in splits(text).items():
+        parser = OutputParser(SCHEMA, backend=backend)
+        for piece in pieces:
+            parser.feed(piece)
+        assert parser.close() == {"city": "Oslo", "units": "F"}, way
+        assert parser.text == 'Try {"town": "x"} or [1] or ', way
+
+
+def test_a_violation_of_the_document_is_positioned_in_the_text(backend: str) -> None:
+    text = '<think>ok</think>\n```json\n{"city": "Oslo", "units": "K"}\n```'
+    for way, pieces in splits(text).items():
+        parser = OutputParser(SCHEMA, backend=backend)
+        with pytest.raises(SchemaViolation) as caught:
+            for piece in pieces:
+                parser.feed(piece)
+        violation = caught.value
+        assert (violation.path, violation.keyword) == ("/units", "enum"), way
+        assert violation.pos == text.index('"K"') + 1, way
+
+
+def test_a_violation_in_several_documents_names_the_document(backend: str) -> None:
+    parser = OutputParser(SCHEMA, multiple=True, backend=backend)
+    parser.feed('{"city": "a"}\n')
+    with pytest.raises(SchemaViolation) as caught:
+        parser.feed('{"units": "C"}')
+    assert caught.value.path == "/1" and str(caught.value).startswith("/1: 'city'")
+
+
+pydantic = pytest.importorskip("pydantic")
+
+
+class Weather(pydantic.BaseModel):
+    city: str
+    units: str = "C"
+    note: Optional[str] = None
+
+
+def test_a_model_gives_typed_partials_and_the_model(backend: str) -> None:
+    text = '<think>hm</think>Here you go:\n```json\n{"city": "Paris", "note": "hot"}\n```'
+    parser = OutputParser(Weather, backend=backend)
+    assert parser.partial().model_fields_set == set()
+    seen = []
+    for char in text:
+        parser.feed(char)
+        partial = parser.partial()
+        if not parser.done:
+            assert partial.units is None  # never the default while the document arrives
+        seen.append(partial.model_dump(exclude_unset=True))
+    assert {"city": "Pa"} in seen and {"city": "Paris", "note": "ho"} in seen
+    assert parser.close() == Weather(city="Paris", note="hot")
+
+
+def test_several_models(backend: str) -> None:
+    parser = OutputParser(Weather, multiple=True, backend=backend)
+    parser.feed('{"city": "A"}\n{"city": "B')
+    first, second = parser.partial()
+    assert first == Weather(city="A") and second.city == "B"
+    parser.feed('"}')
+    assert parser.close() == [Weather(city="A"), Weather(city="B")]
+
+
+def test_progress_of_the_document(backend: str) -> None:
+    parser = OutputParser(SCHEMA, backend=backend)
+    assert parser.progress("/city").state == "missing"
+    parser.feed('x {"city": "Os')
+    assert parser.progress("/city")[:2] == ("arriving", "Os")
+    many = OutputParser(SCHEMA, multiple=True, backend=backend)
+    many.feed('{"city": "a"}\n{"city": "b')
+    assert many.progress("/0/city")[:2] == ("final", "a")
+    assert many.progress("/1/city")[:2] == ("arriving", "b")
