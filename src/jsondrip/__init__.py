@@ -23,6 +23,8 @@ from .decoder import JSONDecoder
 from .output import OutputParser
 from .schema import Progress, Schema, SchemaViolation
 from .toolcalls import (
+    OutputDelta,
+    OutputDone,
     ReasoningDelta,
     StreamDone,
     TextDelta,
@@ -40,6 +42,8 @@ __all__ = [
     "JSONDecodeError",
     "JSONDecoder",
     "JSONEncoder",
+    "OutputDelta",
+    "OutputDone",
     "OutputParser",
     "Parser",
     "Progress",

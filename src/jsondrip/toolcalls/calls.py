@@ -100,6 +100,7 @@ class CallTable:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
         self.states: dict[int, CallState] = {}  # index -> state, open calls only
+        self.outputs: Any = None  # structured output in the text (output.py), if asked for
         self.max_size = max_arguments_size
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
