@@ -130,29 +130,30 @@ class OutputTable:
         if reason in REFUSALS:
             self._end(choice, parser.value, f"refused (the provider's stop reason {reason!r})")
             return
+        error: Exception | None = None
+        closing: list[Any] = []
+        value = MISSING
         try:
             closing = parser.close_changes()
             value = parser.close()
-        except (JSONDecodeError, SchemaViolation, ValueError) as error:
-            self._pass_on(output, parser, choice)
-            if reason in TRUNCATION_REASONS:
-                why = f"truncated by the token limit ({reason!r}): {error}"
-                self._end(choice, parser.value, why)
-            else:
-                self._end(choice, parser.value, _why(error))
-            return
+        except (JSONDecodeError, SchemaViolation, ValueError) as failed:
+            error, value = failed, parser.value
         self._pass_on(output, parser, choice)
         if closing:
             partial = parser.partial() if self.typed else None
-            self.table.events.append(OutputDelta(choice, parser.value, partial, tuple(closing), ()))
+            self.table.events.append(
+                OutputDelta(choice, parser.value, partial, tuple(closing), ())
+            )
         if reason in NORMAL_ENDS:
-            self._end(choice, value, None)
-        elif reason in TRUNCATION_REASONS:
-            self._end(choice, value, f"truncated by the token limit ({reason!r})")
+            self._end(choice, value, None if error is None else _why(error))
+            return
+        if reason in TRUNCATION_REASONS:
+            why = f"truncated by the token limit ({reason!r})"
         elif reason is None:
-            self._end(choice, value, "incomplete: the response ended without a finish reason")
+            why = "incomplete: the response ended without a finish reason"
         else:
-            self._end(choice, value, f"stopped by the provider ({reason!r})")
+            why = f"stopped by the provider ({reason!r})"
+        self._end(choice, value, why if error is None else f"{why}: {error}")
 
     def end_response(self, reason: str | None) -> None:
         """The response ended: every choice not ended yet ends with `reason` (choice 0 even
