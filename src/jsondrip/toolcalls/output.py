@@ -141,9 +141,7 @@ class OutputTable:
         self._pass_on(output, parser, choice)
         if closing:
             partial = parser.partial() if self.typed else None
-            self.table.events.append(
-                OutputDelta(choice, parser.value, partial, tuple(closing), ())
-            )
+            self.table.events.append(OutputDelta(choice, parser.value, partial, tuple(closing), ()))
         if reason in NORMAL_ENDS:
             self._end(choice, value, None if error is None else _why(error))
             return

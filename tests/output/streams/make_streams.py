@@ -184,9 +184,7 @@ def anthropic(text: str, end: str, reasoning: bool) -> str:
         )
     events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
     reason = {"normal": "end_turn", "truncated": "max_tokens", "refusal": "refusal"}[end]
-    events.append(
-        ("message_delta", {"type": "message_delta", "delta": {"stop_reason": reason}})
-    )
+    events.append(("message_delta", {"type": "message_delta", "delta": {"stop_reason": reason}}))
     events.append(("message_stop", {"type": "message_stop"}))
     return sse(events)
 
@@ -263,9 +261,8 @@ def bedrock(text: str, end: str, reasoning: bool) -> str:
 
 def cohere(text: str, end: str, reasoning: bool) -> str:
     message = {"role": "assistant", "content": [], "tool_plan": "", "tool_calls": []}
-    events: list[Any] = [
-        ("message-start", {"id": "c-output1", "type": "message-start", "delta": {"message": message}})
-    ]
+    begin = {"id": "c-output1", "type": "message-start", "delta": {"message": message}}
+    events: list[Any] = [("message-start", begin)]
     index = 0
     if reasoning:
         start = {"message": {"content": {"type": "thinking", "thinking": ""}}}
@@ -279,9 +276,7 @@ def cohere(text: str, end: str, reasoning: bool) -> str:
     events.append(("content-start", {"type": "content-start", "index": index, "delta": start}))
     for piece in deltas(REFUSAL if end == "refusal" else text):
         delta = {"message": {"content": {"text": piece}}}
-        events.append(
-            ("content-delta", {"type": "content-delta", "index": index, "delta": delta})
-        )
+        events.append(("content-delta", {"type": "content-delta", "index": index, "delta": delta}))
     events.append(("content-end", {"type": "content-end", "index": index}))
     reason = {"normal": "COMPLETE", "truncated": "MAX_TOKENS", "refusal": "COMPLETE"}[end]
     events.append(("message-end", {"type": "message-end", "delta": {"finish_reason": reason}}))
