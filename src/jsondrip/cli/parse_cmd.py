@@ -1,7 +1,10 @@
 """`jsondrip parse [FILE|-]`: the best-effort value of a possibly truncated JSON document.
 
-Prints the value as JSON (indented, or one line with `--compact`) and exits 0. Invalid JSON
-exits 1 with the message, the line and column, and a caret under the offending character:
+The input may be a model's whole answer, as people paste it: the document is found as
+`jsondrip.OutputParser` finds it, in a code fence, after `<think>` blocks, among prose; a
+plain JSON document reads as before. Prints the value as JSON (indented, or one line with
+`--compact`) and exits 0. Invalid JSON exits 1 with the message, the line and column, and
+a caret under the offending character:
 
     jsondrip: <stdin>: invalid JSON: Expecting ',' delimiter at line 2, column 8 (character 14)
         2 |   "b": 2 "c": 3
@@ -23,7 +26,7 @@ import unicodedata
 
 import jsondrip
 
-from .. import MISSING, JSONDecodeError, Parser, parse_partial
+from .. import MISSING, JSONDecodeError, OutputParser
 from .._changes import escape_token
 from .._dialect import PYPY_DECODER
 from .errors import CLIError, UsageError, write_text
@@ -164,13 +167,9 @@ def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.file == "-" else args.file
     incomplete = False
     try:
-        if args.final:
-            parser = Parser(mode=args.mode)
-            parser.feed(data)
-            incomplete = True  # the text so far is valid: an error now means it ends too soon
-            value = parser.close()
-        else:
-            value = parse_partial(data, mode=args.mode)
+        parser = OutputParser(mode=args.mode)
+        parser.feed(data)
+        value = parser.close() if args.final else parser.value
     except JSONDecodeError as error:
         if args.debug:
             import traceback

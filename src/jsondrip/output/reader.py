@@ -26,8 +26,9 @@ __all__ = ["SCALAR_STARTS", "TextReader"]
 PROSE, REASONING, FENCE_INFO, VALUE, AFTER = range(5)
 _SPECIAL = re.compile(r"[<`{\[]")  # what may start a tag, a fence or a candidate in prose
 _AFTER_SPECIAL = re.compile(r"[<`]")  # after the document: tags and its closing fence
-SCALAR_STARTS = frozenset('"-0123456789tfnNI')
-"""A scalar's first character: a candidate only where a document is expected."""
+SCALAR_STARTS = frozenset('"-0123456789')
+"""A string or number's first character: a candidate only where a document is expected (a
+top-level true, false or null is never taken for the document: prose starts so too often)."""
 FIRST_SLICE = 16
 """The most text a value is given before it has read any (then twice what it has read)."""
 
