@@ -194,10 +194,8 @@ class Parser:
                 raise ValueError(
                     "partial() needs a Parser made with schema=Schema.from_model(Model)"
                 )
-            engine = self._engine
-            reader = self._partial_reader = PartialReader(
-                self.schema, self.progress, lambda: engine.value
-            )
+            engine = self._engine  # its live `value` and `done`
+            reader = self._partial_reader = PartialReader(self.schema, self.progress, engine)
         return reader.read()
 
     def _complete_value_at(self, segments: tuple[Any, ...]) -> Any:

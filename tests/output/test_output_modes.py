@@ -13,17 +13,17 @@ from _output_support import splits
 from jsondrip import MISSING, Change, OutputParser, SchemaViolation, apply_changes
 
 MULTIPLE = [
-    ('{"a": 1}\n{"b": 2}\n{"c": [3]}\n', [{"a": 1}, {"b": 2}, {"c": [3]}], "\n\n\n"),
+    ('{"a": 1}\n{"b": 2}\n{"c": [3]}\n', [{"a": 1}, {"b": 2}, {"c": [3]}], ""),
     (
         'First:\n```json\n{"a": 1}\n```\nSecond:\n```json\n{"b": 2}\n```\n',
         [{"a": 1}, {"b": 2}],
-        "First:\n\n\nSecond:\n\n\n",
+        "First:\n\nSecond:\n\n",
     ),
     ('{"a": 1}{"b": 2}[3]', [{"a": 1}, {"b": 2}, [3]], ""),
-    ('<think>x</think>{"a": 1}\n<think>y</think>\n{"b": 2}', [{"a": 1}, {"b": 2}], "\n\n"),
-    ('```\n{"a": 1}\n{"b": 2}\n```', [{"a": 1}, {"b": 2}], "\n\n"),
-    ("1\n2\n3", [1, 2, 3], "\n\n"),
-    ('Results: {"a": 1} and then {"b": 2}.', [{"a": 1}, {"b": 2}], "Results:  and then ."),
+    ('<think>x</think>{"a": 1}\n<think>y</think>\n{"b": 2}', [{"a": 1}, {"b": 2}], "\n"),
+    ('```\n{"a": 1}\n{"b": 2}\n```', [{"a": 1}, {"b": 2}], ""),
+    ("1\n2\n3", [1, 2, 3], ""),
+    ('Results: {"a": 1} and then {"b": 2}.', [{"a": 1}, {"b": 2}], "Results: and then ."),
 ]
 
 

@@ -76,7 +76,6 @@ class Candidate:
         "proven",
         "start",
         "stopped",
-        "trailing",
     )
 
     def __init__(
@@ -101,7 +100,6 @@ class Candidate:
         self.newline = False  # a line break among the blanks read after it
         self.stopped = False  # a character after it ended it (the parser may have failed)
         self.closed = False
-        self.trailing = ""  # the blanks read after the value (prose, once it is the document)
         self.fed = 0  # characters given to the parser
         self._fed_bytes = 0  # the same in UTF-8 bytes (PyPy's json counts positions in bytes)
         self._factory = factory
@@ -109,6 +107,11 @@ class Candidate:
         self._lookahead = factory(None) if lookahead or schema is not None else None
         self._kept: list[str] = []  # the text read while not proven
         self._buffered: list[Change] = []  # the changes made while not proven
+
+    @property
+    def lone(self) -> bool:
+        """Read by its parser alone (no lookahead parser beside it)."""
+        return self._lookahead is None
 
     @property
     def immediate(self) -> bool:
@@ -124,7 +127,7 @@ class Candidate:
         try:
             stop, made = self._read(text, changes)
         except (JSONDecodeError, SchemaViolation) as error:
-            offset = self._offset_of(error, text)
+            offset = self.offset_of(error, text)
             self.fed_text(text[:offset])
             raise Failure(error, offset, self._proven_by(offset)) from None
         read = text if stop is None else text[:stop]
@@ -135,7 +138,6 @@ class Candidate:
             # the blanks after the value: all of what was read once it was complete already
             blanks = read if self.complete else read[len(read.rstrip(BLANKS)) :]
             self.complete = True
-            self.trailing += blanks
             if "\n" in blanks:
                 self.newline = True
         if self.proven:
@@ -153,7 +155,7 @@ class Candidate:
             try:
                 lookahead.feed(text)
             except JSONDecodeError as error:
-                stop = self._offset_of(error, text)
+                stop = self.offset_of(error, text)
                 if error.msg != "Extra data":  # invalid: a violation before it comes first
                     self._give(text[:stop], changes)
                     raise
@@ -163,7 +165,7 @@ class Candidate:
         except JSONDecodeError as error:
             if error.msg != "Extra data":
                 raise
-            return self._offset_of(error, text), []
+            return self.offset_of(error, text), []
 
     def _give(self, text: str, changes: bool) -> list[Change]:
         if not text:
@@ -181,7 +183,7 @@ class Candidate:
         if not self.proven:
             self._kept.append(text)
 
-    def _offset_of(self, error: JSONDecodeError | SchemaViolation, text: str) -> int:
+    def offset_of(self, error: JSONDecodeError | SchemaViolation, text: str) -> int:
         """The index in `text` (the piece being read) of an error's position."""
         pos = error.pos
         if isinstance(error, SchemaViolation) or not PYPY_DECODER:

@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import _backends
 from .._changes import Change
+from .._dialect import PYPY_DECODER
 from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .._missing import MISSING
 from .._parser import DEFAULT_MAX_DEPTH, Parser
@@ -78,6 +79,8 @@ class OutputParser:
         self._failure: Exception | None = None
         self._closed = False
         self._decoder: Any = None  # bytes: an incremental UTF-8 decoder
+        self._fast: Any = None  # the open document's `feed`, while feeding it is all to do
+        self._fast_fed = 0  # characters it read that way, not counted by the reader yet
         self._text_cache = ""
         self._reasoning_cache = ""
 
@@ -90,8 +93,47 @@ class OutputParser:
         Raises `JSONDecodeError` as soon as the document is proven broken, `SchemaViolation`
         as soon as it cannot satisfy the schema (and again at every later call).
         """
+        fast = self._fast
+        if fast is not None and type(text) is str:
+            # a document is being read and nothing else can happen before its end: straight
+            # to its parser, as fast as a plain Parser
+            try:
+                value = fast(text)
+            except JSONDecodeError as error:
+                return self._fast_stopped(text, error)
+            self._fast_fed += len(text)
+            return self._values if self.multiple else value
         self._read(text, False)
         return self.value
+
+    def _fast_stopped(self, text: str, error: JSONDecodeError) -> Any:
+        """The document's parser refused a piece read the fast way: the document ended
+        before its "Extra data" (the rest is read the long way), or it is broken."""
+        reader = self._reader
+        candidate = reader.candidate
+        assert candidate is not None
+        self._leave_fast()
+        if error.msg != "Extra data":
+            raise self._fail(error, candidate)
+        stop = candidate.offset_of(error, text)
+        candidate.fed += stop
+        candidate.complete = candidate.stopped = True
+        # where the reader stands: past the document, on the line json counted to its end
+        reader.pos = candidate.start + candidate.fed
+        if error.lineno > 1:
+            reader.line = candidate.line + error.lineno - 1
+            reader.line_start = reader.pos - (error.colno - 1)
+        reader.finish(candidate, [])
+        self._read(text[stop:], False)
+        return self.value
+
+    def _leave_fast(self) -> None:
+        if self._fast is not None:
+            candidate = self._reader.candidate
+            assert candidate is not None
+            candidate.fed += self._fast_fed
+            self._fast = None
+            self._fast_fed = 0
 
     def feed_changes(self, text: str | bytes) -> list[Change]:
         """Read a delta like `feed`; return the changes it made to the value (JSON Pointer
@@ -103,6 +145,7 @@ class OutputParser:
         return self._read(text, True)
 
     def _read(self, text: str | bytes, changes: bool) -> list[Change]:
+        self._leave_fast()
         if self._failure is not None:
             raise self._failure
         if self._closed:
@@ -113,7 +156,25 @@ class OutputParser:
             made = self._reader.read(text, changes)
         except Failure as failure:
             raise self._fail(failure.error, self._reader.candidate) from None
+        if not changes:
+            self._try_fast()
         return self._emit(made) if changes else []
+
+    def _try_fast(self) -> None:
+        """Read the next pieces the fast way if only the document's parser has work to do:
+        a proven document is open, read by one plain parser (no schema, no change events),
+        and nothing is held back."""
+        reader = self._reader
+        candidate = reader.candidate
+        if (
+            candidate is not None
+            and candidate.proven
+            and candidate.lone
+            and not reader.held
+            and not PYPY_DECODER
+        ):
+            self._fast = candidate.parser.feed
+            self._fast_fed = 0
 
     def _decode(self, data: Any) -> str:
         if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -193,9 +254,10 @@ class OutputParser:
         if not documents:
             return False
         reader = self._reader
-        if self.multiple and reader.state == VALUE:
+        last = documents[-1]
+        if self.multiple and reader.state == VALUE and reader.candidate is not last:
             return False
-        return documents[-1].complete
+        return last.complete or last.parser.done
 
     @property
     def text(self) -> str:
@@ -242,7 +304,7 @@ class OutputParser:
         if not self.multiple:
             documents = self._documents
             if not documents:
-                return PartialReader(self.schema, _missing_progress, lambda: MISSING).read()
+                return PartialReader(self.schema, _missing_progress, _NOTHING).read()
             return self._typed(0, documents[0])
         partials = self._partials
         for index, document in enumerate(self._documents):
@@ -262,7 +324,7 @@ class OutputParser:
             reader = self._readers[index] = PartialReader(
                 self.schema,  # type: ignore[arg-type]
                 parser.progress,
-                lambda: parser.value,
+                parser,
             )
         return reader.read()
 
@@ -285,6 +347,7 @@ class OutputParser:
         return self._end(True)
 
     def _end(self, changes: bool) -> list[Change]:
+        self._leave_fast()
         if self._failure is not None:
             raise self._failure
         if self._closed:
@@ -393,6 +456,16 @@ def _schema(schema: Any) -> Schema | None:
     if isinstance(schema, (dict, bool)):
         return Schema(schema)
     return Schema.from_model(schema)
+
+
+class _Nothing:
+    """A document not begun: no value, not done."""
+
+    value = MISSING
+    done = False
+
+
+_NOTHING = _Nothing()
 
 
 def _missing_progress(path: str) -> Progress:

@@ -282,8 +282,6 @@ class TextReader:
     def finish(self, candidate: Candidate, made: list) -> None:
         """A proven document is complete: what follows it is read."""
         self.candidate = None
-        if candidate.trailing:
-            self.text.append(candidate.trailing)
         if self.fence is not None:
             self.fence_had_value = True
         found = self._ended(candidate)

@@ -34,13 +34,15 @@ _CONTAINERS = (dict, list)
 
 
 class PartialReader:
-    """`partial()` of one parser: `read()` gives the typed view of its stable value."""
+    """`partial()` of one parser: `read()` gives the typed view of its stable value.
 
-    __slots__ = ("_plan", "_progress", "_root", "_value")
+    `progress(path)` is the parser's typed view; `source` has its live `value` and its
+    `done` (the document is complete).
+    """
 
-    def __init__(
-        self, schema: Schema, progress: Callable[[str], Progress], value: Callable[[], Any]
-    ) -> None:
+    __slots__ = ("_innermost", "_plan", "_progress", "_root", "_source")
+
+    def __init__(self, schema: Schema, progress: Callable[[str], Progress], source: Any) -> None:
         if schema.model is None:
             raise ValueError("partial() needs a parser made with schema=Schema.from_model(Model)")
         plan = schema.partial_plan
@@ -48,21 +50,40 @@ class PartialReader:
             plan = schema.partial_plan = _plan(schema.model, {}, schema.adapter.validate_python)
         self._plan: _Plan = plan
         self._progress = progress
-        self._value = value
+        self._source = source
         self._root: Any = None  # the node of the root value while it arrives
+        # what the last read left arriving, innermost: the container, its entry still
+        # arriving (a string) or None, and the container's size then
+        self._innermost: tuple[Any, _Entry | None, int] | None = None
 
     def read(self) -> Any:
         """The partial value now: a partial instance (or list, dict) while the document
         arrives, the validated value once it is complete; before any value, an instance with
         no field set (`MISSING` for a root that is not a model)."""
-        value = self._value()
+        innermost = self._innermost
+        if innermost is not None:
+            # What the last read left arriving, innermost: a string, or a container whose
+            # entries were all complete. If it still arrives and its container has no new
+            # entry, nothing above it can have changed (stable mode adds to a container only
+            # once its last entry is complete): it is all there is to show again.
+            node, entry, count = innermost
+            if len(node.source) == count:
+                if entry is None:
+                    if self._progress(node.path)[0] != FINAL:
+                        return self._root.out
+                elif self._progress(entry.path)[0] != FINAL:
+                    node.put(entry, node.source[entry.key], False)
+                    return self._root.out
+            self._innermost = None
+        source = self._source
+        value = source.value
         plan = self._plan
         if value is MISSING:
             return plan.blank() if plan.kind == _MODEL else MISSING
         root = self._root
         if root is not None and root.source is not value:
             root = None
-        if self._progress("")[0] == FINAL:
+        if source.done:
             if type(root) is not _Final:
                 root = self._root = _Final(value, plan.validate(value))
             return root.final
@@ -70,7 +91,48 @@ class PartialReader:
             if type(value) not in _CONTAINERS or plan.kind == _OPAQUE:
                 return value
             root = self._root = plan.node("", value)
-        return root.update(self._progress)
+        if type(root) is _Raw:
+            return root.out
+        return self._walk(root)
+
+    def _walk(self, root: Any) -> Any:
+        """Bring the partial up to date along the value still arriving: down from the root
+        to the innermost entry that may be open (settling the entries that new ones
+        followed, which stable mode makes final), then up while what was open turns out
+        complete. A value still arriving means every container above it is too: a read asks
+        `progress` once, most often."""
+        progress = self._progress
+        chain = [root]
+        node = root
+        while True:
+            entry = node.sync()
+            if entry is None:
+                break
+            raw = node.source[entry.key]
+            if type(raw) in _CONTAINERS and entry.plan.kind != _OPAQUE:
+                child = entry.node
+                if child is None or child.source is not raw:
+                    child = entry.node = entry.plan.node(entry.path, raw)
+                    node.put(entry, child.out, False)
+                if type(child) is _Raw:
+                    break
+                chain.append(child)
+                node = child
+                continue
+            if progress(entry.path)[0] != FINAL:
+                node.put(entry, raw, False)  # arriving: so is every container above it
+                self._innermost = (node, entry, node.count)
+                return root.out
+            node.settle(raw)
+            break
+        # what was innermost is complete: its containers may be too
+        for depth in range(len(chain) - 1, 0, -1):
+            node = chain[depth]
+            if progress(node.path)[0] != FINAL:
+                self._innermost = (node, None, node.count)
+                break
+            chain[depth - 1].settle(node.source)
+        return root.out
 
 
 # -- plans: how a Python type shows a JSON value ------------------------------------------
@@ -291,18 +353,16 @@ class _Final:
 class _Raw:
     """A container shown as it is (its type is not a model, list or dict of them)."""
 
-    __slots__ = ("source",)
+    __slots__ = ("out", "source")
 
     def __init__(self, source: Any) -> None:
         self.source = source
-
-    def update(self, progress: Callable[[str], Progress]) -> Any:
-        return self.source
+        self.out = source
 
 
 class _Entry:
     """The one entry of a container that may still be arriving: its key or index, path,
-    plan, and the node showing it while it is a container."""
+    plan, field (of a model), and the node showing it while it is a container."""
 
     __slots__ = ("field", "key", "node", "path", "plan")
 
@@ -315,8 +375,9 @@ class _Entry:
 
 
 class _Node:
-    """A container still arriving: its entries before the last are final (stable mode only
-    ever extends the last), so a read settles the new ones and follows the last."""
+    """A container still arriving. Its entries before the last are final (stable mode only
+    ever extends the last one), so `sync` settles the ones a new entry followed and returns
+    the last, which the walk follows."""
 
     __slots__ = ("count", "open", "out", "path", "plan", "source")
 
@@ -327,20 +388,16 @@ class _Node:
         self.count = 0  # entries of `source` seen
         self.open: _Entry | None = None
 
-    def show(self, entry: _Entry, progress: Callable[[str], Progress]) -> bool:
-        """Put the entry's current value in `out`; True once it is final."""
-        raw = self.source[entry.key]
-        if progress(entry.path)[0] == FINAL:
-            self.put(entry, self.check(entry, raw), True)
-            return True
-        node = entry.node
-        if type(raw) in _CONTAINERS and entry.plan.kind != _OPAQUE:
-            if node is None or node.source is not raw:
-                node = entry.node = entry.plan.node(entry.path, raw)
-            self.put(entry, node.update(progress), False)
-        else:
-            self.put(entry, raw, False)
-        return False
+    def sync(self) -> _Entry | None:
+        """Take in the entries added since the last read; the last one, which may be open."""
+        raise NotImplementedError
+
+    def settle(self, raw: Any) -> None:
+        """The open entry is complete: show it validated."""
+        entry = self.open
+        assert entry is not None
+        self.put(entry, self.check(entry, raw), True)
+        self.open = None
 
     def check(self, entry: _Entry, raw: Any) -> Any:
         return entry.plan.validate(raw)
@@ -348,14 +405,35 @@ class _Node:
     def put(self, entry: _Entry, value: Any, final: bool) -> None:
         raise NotImplementedError
 
-    def follow(self, progress: Callable[[str], Progress]) -> None:
-        """The entry still arriving, if any, shown again (or settled)."""
-        entry = self.open
-        if entry is not None and self.show(entry, progress):
-            self.open = None
+
+class _KeyedNode(_Node):
+    """A dict still arriving: a model's fields, or the values of a `dict[str, T]`."""
+
+    __slots__ = ()
+
+    def sync(self) -> _Entry | None:
+        source = self.source
+        count = len(source)
+        if count == self.count:
+            return self.open
+        keys = list(islice(reversed(source), count - self.count))
+        keys.reverse()
+        self.count = count
+        if self.open is not None:  # an entry began after it: it is complete
+            self.settle(source[self.open.key])
+        last = None
+        for key in keys:
+            if last is not None:
+                self.put(last, self.check(last, source[last.key]), True)
+            last = self.entry(key)
+        self.open = last
+        return last
+
+    def entry(self, key: str) -> _Entry | None:
+        raise NotImplementedError
 
 
-class _ModelNode(_Node):
+class _ModelNode(_KeyedNode):
     __slots__ = ("data", "done", "fields_set")
 
     def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
@@ -365,40 +443,39 @@ class _ModelNode(_Node):
         self.fields_set = self.out.__pydantic_fields_set__
         self.done: dict[str, Any] = {}  # the fields complete and validated, for `info.data`
 
-    def update(self, progress: Callable[[str], Progress]) -> Any:
-        source = self.source
-        count = len(source)
-        if count != self.count:
-            keys = list(islice(reversed(source), count - self.count))
-            keys.reverse()
-            self.count = count
-            opened = self.open
-            if opened is not None:  # an entry began after it: it is complete
-                self.put(opened, self.check(opened, source[opened.key]), True)
-                self.open = None
-            fields = self.plan.fields
-            for position, key in enumerate(keys):
-                field = fields.get(key)
-                if field is None:
-                    continue  # not a field of the model (extra keys are left to validation)
-                entry = _Entry(key, self.path + field.token, field.plan, field)
-                if position < len(keys) - 1:
-                    self.put(entry, self.check(entry, source[key]), True)
-                elif not self.show(entry, progress):
-                    self.open = entry
-        else:
-            self.follow(progress)
-        return self.out
+    def entry(self, key: str) -> _Entry | None:
+        field = self.plan.fields.get(key)
+        if field is None:
+            return None  # not a field of the model (extra keys are left to validation)
+        return _Entry(key, self.path + field.token, field.plan, field)
 
     def check(self, entry: _Entry, raw: Any) -> Any:
         return entry.field.validate(self.done, raw)  # type: ignore[union-attr]
 
-    def put(self, entry: _Entry, value: Any, final: bool) -> None:
+    def put(self, entry: _Entry | None, value: Any, final: bool) -> None:
+        if entry is None:
+            return
         name = entry.field.name  # type: ignore[union-attr]
         self.data[name] = value
         self.fields_set.add(name)
         if final:
             self.done[name] = value
+
+
+class _DictNode(_KeyedNode):
+    __slots__ = ()
+
+    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
+        super().__init__(plan, path, source)
+        self.out: dict[str, Any] = {}
+
+    def entry(self, key: str) -> _Entry | None:
+        token = "/" + key.replace("~", "~0").replace("/", "~1")
+        return _Entry(key, self.path + token, self.plan.item, None)
+
+    def put(self, entry: _Entry | None, value: Any, final: bool) -> None:
+        if entry is not None:
+            self.out[entry.key] = value
 
 
 class _ListNode(_Node):
@@ -408,28 +485,25 @@ class _ListNode(_Node):
         super().__init__(plan, path, source)
         self.out: list[Any] = []
 
-    def update(self, progress: Callable[[str], Progress]) -> Any:
+    def sync(self) -> _Entry | None:
         source, out = self.source, self.out
         count = len(source)
         if count < len(out):  # jiter mode took a number back
             del out[count:]
             self.count = count
             self.open = None
-        if count != self.count:
-            item = self.plan.item
-            opened = self.open
-            if opened is not None:  # an item began after it: it is complete
-                self.put(opened, item.validate(source[opened.key]), True)
-                self.open = None
-            for index in range(self.count, count - 1):
-                self.put(_Entry(index, "", item, None), item.validate(source[index]), True)
-            self.count = count
-            entry = _Entry(count - 1, f"{self.path}/{count - 1}", item, None)
-            if not self.show(entry, progress):
-                self.open = entry
-        else:
-            self.follow(progress)
-        return out
+        if count == self.count:
+            return self.open
+        item = self.plan.item
+        if self.open is not None:  # an item began after it: it is complete
+            self.settle(source[self.open.key])
+        for index in range(self.count, count - 1):
+            out.append(item.validate(source[index]))
+        self.count = count
+        if not count:
+            return None
+        self.open = _Entry(count - 1, f"{self.path}/{count - 1}", item, None)
+        return self.open
 
     def put(self, entry: _Entry, value: Any, final: bool) -> None:
         out = self.out
@@ -437,37 +511,3 @@ class _ListNode(_Node):
             out[entry.key] = value
         else:
             out.append(value)
-
-
-class _DictNode(_Node):
-    __slots__ = ()
-
-    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
-        super().__init__(plan, path, source)
-        self.out: dict[str, Any] = {}
-
-    def update(self, progress: Callable[[str], Progress]) -> Any:
-        source = self.source
-        count = len(source)
-        if count != self.count:
-            keys = list(islice(reversed(source), count - self.count))
-            keys.reverse()
-            self.count = count
-            item = self.plan.item
-            opened = self.open
-            if opened is not None:
-                self.put(opened, item.validate(source[opened.key]), True)
-                self.open = None
-            for position, key in enumerate(keys):
-                token = "/" + key.replace("~", "~0").replace("/", "~1")
-                entry = _Entry(key, self.path + token, item, None)
-                if position < len(keys) - 1:
-                    self.put(entry, item.validate(source[key]), True)
-                elif not self.show(entry, progress):
-                    self.open = entry
-        else:
-            self.follow(progress)
-        return self.out
-
-    def put(self, entry: _Entry, value: Any, final: bool) -> None:
-        self.out[entry.key] = value

@@ -33,26 +33,26 @@ FIELD_REASONING = "Let me check the weather."
 # case -> (answer text, how it ends, expected value, expected prose, think-tag reasoning)
 CASES: dict[str, tuple[str, str, Any, str, str]] = {
     "pure": (BODY, "normal", DOCUMENT, "", ""),
-    "fenced": ("```json\n" + PRETTY + "\n```", "normal", DOCUMENT, "\n", ""),
+    "fenced": ("```json\n" + PRETTY + "\n```", "normal", DOCUMENT, "", ""),
     "think-fence": (
         f"<think>{THINKING}</think>\n```json\n{BODY}\n```",
         "normal",
         DOCUMENT,
-        "\n\n",
+        "\n",
         THINKING,
     ),
     "prose": (
         f"Sure! The {{city}} field holds the name [1].\n{BODY}\nLet me know.",
         "normal",
         DOCUMENT,
-        "Sure! The {city} field holds the name [1].\n\nLet me know.",
+        "Sure! The {city} field holds the name [1].\nLet me know.",
         "",
     ),
     "several": (
         f"First:\n```json\n{BODY}\n```\nSecond:\n```\n{json.dumps(SECOND)}\n```\n",
         "normal",
         [DOCUMENT, SECOND],
-        "First:\n\n\nSecond:\n\n\n",
+        "First:\n\nSecond:\n\n",
         "",
     ),
     "truncated": ("```json\n" + BODY[:70], "truncated", None, "", ""),
