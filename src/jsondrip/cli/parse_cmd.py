@@ -10,10 +10,12 @@ a caret under the offending character:
         2 |   "b": 2 "c": 3
           |          ^
 
-An input that is only the start of a document prints its value; with `--final` it is an error
-("incomplete JSON: truncated at ...", the caret at the end of the text). An input before any
-value has begun (empty, whitespace, a top-level number that may still grow) has no value: exit 1
-with a message. The output is standard JSON: NaN or Infinity is an error naming its path unless
+The end of the input ends the document: a complete one prints its value (a top-level number
+too: `printf 12` prints 12). An input that is only the start of a document prints its value;
+with `--final` it is an error ("incomplete JSON: truncated at ...", the caret at the end of the
+text). An input before any value has begun (empty, whitespace) has no value: exit 1 with a
+message. The output is standard JSON: NaN or Infinity (also a number too large for a float,
+`1e400`, which overflows to infinity, and is said so) is an error naming its path unless
 `--allow-nan`. Works without rich.
 """
 
@@ -21,20 +23,23 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import unicodedata
 
 import jsondrip
 
-from .. import MISSING, JSONDecodeError, OutputParser
+from .. import MISSING, JSONDecodeError, OutputParser, Parser
 from .._changes import escape_token
 from .._dialect import PYPY_DECODER
+from ..output.parser import NO_DOCUMENT
 from .errors import CLIError, UsageError, write_text
 from .ndjson import dumps
 
 __all__ = ["caret_excerpt", "format_error", "read_input", "run"]
 
 _INCOMPLETE = getattr(jsondrip, "IncompleteJSONError", ())
+LITERALS = ("true", "false", "null", "NaN", "Infinity")
 """The error of a valid start that ends too soon, once the library has one (else none)."""
 GUTTER = 5
 """Width of the line-number column in the excerpt."""
@@ -161,21 +166,49 @@ def _decoded(data: bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
+def _read(data: bytes, args: argparse.Namespace) -> object:
+    """The value of the input: the document of an answer, as `OutputParser` finds it. The
+    input has ended, so a document that only its end completes (a top-level `12`) is complete;
+    without `--final` a cut one shows what it can. An input with no document in it that
+    starts as a top-level literal (`true`, `NaN`...), which an answer is never taken for, is
+    read as plain JSON."""
+    parser = OutputParser(mode=args.mode)
+    parser.feed(data)
+    try:
+        return parser.close()
+    except JSONDecodeError as error:
+        if not args.final and isinstance(error, _INCOMPLETE):
+            return parser.value  # the start of a document: what can be shown of it
+        if error.msg != NO_DOCUMENT or not _starts_as_literal(_decoded(data)):
+            raise
+    plain = Parser(mode=args.mode)
+    plain.feed(data)
+    try:
+        return plain.close()
+    except JSONDecodeError as error:
+        if args.final or not isinstance(error, _INCOMPLETE):
+            raise
+        return plain.value
+
+
+def _starts_as_literal(text: str) -> bool:
+    """The text starts with a JSON literal, or is cut inside one."""
+    text = text.lstrip(" \t\r\n")[:8]
+    return any(text.startswith(word) or word.startswith(text) for word in LITERALS) and bool(text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `jsondrip parse`; returns the exit status."""
     data = read_input(args.file)
     source = "<stdin>" if args.file == "-" else args.file
-    incomplete = False
     try:
-        parser = OutputParser(mode=args.mode)
-        parser.feed(data)
-        value = parser.close() if args.final else parser.value
+        value = _read(data, args)
     except JSONDecodeError as error:
         if args.debug:
             import traceback
 
             traceback.print_exc()
-        incomplete = incomplete or isinstance(error, _INCOMPLETE)
+        incomplete = isinstance(error, _INCOMPLETE)
         write_text(sys.stderr, format_error(_decoded(data), error, source, incomplete=incomplete))
         return 1
     if value is MISSING:
@@ -185,14 +218,28 @@ def run(args: argparse.Namespace) -> int:
     if not args.allow_nan:
         where = non_finite(value)
         if where is not None:
+            if _spells_non_finite(_decoded(data)):
+                what = "is NaN or Infinity"
+            else:  # no such literal in the text: a number too large for a float
+                what = "is a number too large for a float: it overflowed to infinity"
             raise CLIError(
-                f"{source}: the value at {where!r} is NaN or Infinity, which standard JSON "
+                f"{source}: the value at {where!r} {what}, which standard JSON "
                 "cannot hold (jq and strict readers reject it): pass --allow-nan to print it "
                 "as NaN, Infinity or -Infinity"
             )
     text = dumps(value, indent=None if args.compact else 2)
     write_text(sys.stdout, text + "\n")
     return 0
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NON_FINITE = re.compile(r"NaN|Infinity")
+
+
+def _spells_non_finite(text: str) -> bool:
+    """Whether the JSON text holds a `NaN` or `Infinity` literal (outside its strings); if not,
+    an infinite value came from a number too large for a float (`1e400`)."""
+    return _NON_FINITE.search(_STRING.sub('""', text)) is not None
 
 
 def non_finite(value: object) -> str | None:

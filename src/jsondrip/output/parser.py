@@ -181,7 +181,8 @@ class OutputParser:
             kind = type(data).__name__
             raise TypeError(f"feed() takes str or UTF-8 bytes, not {kind}")
         if self._decoder is None:
-            self._decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+            # a BOM at the start of bytes is skipped, as json.loads skips it
+            self._decoder = codecs.getincrementaldecoder("utf-8-sig")("surrogatepass")
         try:
             return self._decoder.decode(bytes(data))  # type: ignore[no-any-return]
         except UnicodeDecodeError as error:
@@ -334,9 +335,10 @@ class OutputParser:
         """End the text: the final value (with a pydantic model, the validated model; with
         `multiple=True`, the list).
 
-        Raises `IncompleteJSONError` when the text was cut inside the document (or inside a
-        reasoning block or a fence before any document), `JSONDecodeError` when the document
-        is invalid or the text holds none, `SchemaViolation` when it breaks the schema.
+        Raises `IncompleteJSONError` when the text was cut inside the document, or before it
+        began (an empty text, or one that ends inside a reasoning block, a fence, or where a
+        document was expected), `JSONDecodeError` when the document is invalid or the text
+        (prose) holds none, `SchemaViolation` when it breaks the schema.
         """
         self._end(False)
         return self._final()
@@ -384,8 +386,8 @@ class OutputParser:
                 reader.prove(candidate, made)
             reader.finish(candidate, made)
         if not self._documents:
-            if reader.state in (REASONING, FENCE_INFO) or reader.fence is not None:
-                raise self._remember(self._cut())
+            if reader.state in (REASONING, FENCE_INFO) or reader.fence is not None or reader.answer:
+                raise self._remember(self._cut())  # the answer had not begun: cut before it
             raise self._remember(self._no_document())
         self._closed = True
         return self._emit(made) if changes else []
@@ -434,7 +436,12 @@ class OutputParser:
     def _cut(self) -> IncompleteJSONError:
         reader = self._reader
         doc, start = self._window()
-        where = "a reasoning block" if reader.state == REASONING else "a code fence"
+        if reader.state == REASONING:
+            expected = "a JSON document (the text ended inside a reasoning block)"
+        elif reader.state == FENCE_INFO or reader.fence is not None:
+            expected = "a JSON document (the text ended inside a code fence)"
+        else:
+            expected = "a JSON document"
         return IncompleteJSONError(
             "Expecting value",
             doc,
@@ -442,7 +449,7 @@ class OutputParser:
             reader.line,
             reader.pos - reader.line_start + 1,
             start,
-            expected=f"a JSON document (the text ended inside {where})",
+            expected=expected,
         )
 
     def __repr__(self) -> str:

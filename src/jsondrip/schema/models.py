@@ -26,7 +26,8 @@ from typing import Any, Callable
 
 from .._missing import MISSING
 from .progress import FINAL, Progress
-from .schema import Schema
+from .schema import Schema, model_violation
+from .violation import SchemaViolation
 
 __all__ = ["PartialReader"]
 
@@ -85,7 +86,13 @@ class PartialReader:
             root = None
         if source.done:
             if type(root) is not _Final:
-                root = self._root = _Final(value, plan.validate(value))
+                try:
+                    final = plan.validate(value)
+                except ValueError as error:
+                    if type(error).__name__ != "ValidationError":
+                        raise
+                    raise _violation(error, "") from error
+                root = self._root = _Final(value, final)
             return root.final
         if root is None:
             if type(value) not in _CONTAINERS or plan.kind == _OPAQUE:
@@ -342,6 +349,18 @@ def _field_assigner(model: Any) -> Callable[[dict[str, Any], str, Any], Any]:
 # -- nodes: one container still arriving, and what it shows -------------------------------
 
 
+def _violation(error: Any, base: str) -> SchemaViolation:
+    """pydantic's refusal of the value at `base` as a `SchemaViolation` (schema.py's
+    `model_violation`, its path made a path in the document)."""
+    violation = model_violation(error)
+    message = violation.message
+    head = violation.path or "(root)"
+    if base and message.startswith(head):
+        message = base + violation.path + message[len(head) :]
+    path = base + violation.path
+    return SchemaViolation(message, path=path, pos=-1, keyword=violation.keyword)
+
+
 class _Final:
     __slots__ = ("final", "source")
 
@@ -396,8 +415,18 @@ class _Node:
         """The open entry is complete: show it validated."""
         entry = self.open
         assert entry is not None
-        self.put(entry, self.check(entry, raw), True)
+        self.put(entry, self.validated(entry, raw), True)
         self.open = None
+
+    def validated(self, entry: _Entry, raw: Any) -> Any:
+        """A complete entry validated; pydantic's refusal as a `SchemaViolation` at its path
+        in the document (its `__cause__` the `ValidationError`), as `close()` raises it."""
+        try:
+            return self.check(entry, raw)
+        except ValueError as error:
+            if type(error).__name__ != "ValidationError":
+                raise
+            raise _violation(error, entry.path) from error
 
     def check(self, entry: _Entry, raw: Any) -> Any:
         return entry.plan.validate(raw)
@@ -424,7 +453,7 @@ class _KeyedNode(_Node):
         last = None
         for key in keys:
             if last is not None:
-                self.put(last, self.check(last, source[last.key]), True)
+                self.put(last, self.validated(last, source[last.key]), True)
             last = self.entry(key)
         self.open = last
         return last
@@ -498,7 +527,8 @@ class _ListNode(_Node):
         if self.open is not None:  # an item began after it: it is complete
             self.settle(source[self.open.key])
         for index in range(self.count, count - 1):
-            out.append(item.validate(source[index]))
+            entry = _Entry(index, f"{self.path}/{index}", item, None)
+            out.append(self.validated(entry, source[index]))
         self.count = count
         if not count:
             return None
