@@ -63,14 +63,15 @@ class Candidate:
         "_factory",
         "_fed_bytes",
         "_kept",
-        "_lookahead",
         "answer",
         "closed",
         "complete",
         "fed",
         "first",
+        "index",
         "line",
         "line_start",
+        "lookahead",
         "newline",
         "parser",
         "proven",
@@ -96,6 +97,7 @@ class Candidate:
         self.answer = answer  # began where a document is expected (an answer start)
         self.first = first  # its first character
         self.proven = False
+        self.index = -1  # its place among the documents, once proven
         self.complete = False  # the value is whole (only blanks read after it)
         self.newline = False  # a line break among the blanks read after it
         self.stopped = False  # a character after it ended it (the parser may have failed)
@@ -104,14 +106,14 @@ class Candidate:
         self._fed_bytes = 0  # the same in UTF-8 bytes (PyPy's json counts positions in bytes)
         self._factory = factory
         self.parser = factory(schema)
-        self._lookahead = factory(None) if lookahead or schema is not None else None
+        self.lookahead = factory(None) if lookahead or schema is not None else None
         self._kept: list[str] = []  # the text read while not proven
         self._buffered: list[Change] = []  # the changes made while not proven
 
     @property
     def lone(self) -> bool:
         """Read by its parser alone (no lookahead parser beside it)."""
-        return self._lookahead is None
+        return self.lookahead is None
 
     @property
     def immediate(self) -> bool:
@@ -149,25 +151,29 @@ class Candidate:
 
     def _read(self, text: str, changes: bool) -> tuple[int | None, list[Change]]:
         """Feed the parser the part of `text` that belongs to the value."""
-        lookahead = self._lookahead
+        lookahead = self.lookahead
         if lookahead is not None:
             stop = None
             try:
                 lookahead.feed(text)
             except JSONDecodeError as error:
                 stop = self.offset_of(error, text)
-                if error.msg != "Extra data":  # invalid: a violation before it comes first
-                    self._give(text[:stop], changes)
+                if stop > len(text):
+                    # the lookahead failed past this piece (a piece read again after the
+                    # fast way found its failure: errors are sticky): this piece is the value's
+                    stop = None
+                elif error.msg != "Extra data":  # invalid: a violation before it comes first
+                    self.give(text[:stop], changes)
                     raise
-            return stop, self._give(text if stop is None else text[:stop], changes)
+            return stop, self.give(text if stop is None else text[:stop], changes)
         try:
-            return None, self._give(text, changes)
+            return None, self.give(text, changes)
         except JSONDecodeError as error:
             if error.msg != "Extra data":
                 raise
             return self.offset_of(error, text), []
 
-    def _give(self, text: str, changes: bool) -> list[Change]:
+    def give(self, text: str, changes: bool) -> list[Change]:
         if not text:
             return []
         if changes:
@@ -184,12 +190,18 @@ class Candidate:
             self._kept.append(text)
 
     def offset_of(self, error: JSONDecodeError | SchemaViolation, text: str) -> int:
-        """The index in `text` (the piece being read) of an error's position."""
+        """The index in `text` (the piece being read) of an error's position (past its end
+        when the error lies after it)."""
         pos = error.pos
-        if isinstance(error, SchemaViolation) or not PYPY_DECODER:
+        if isinstance(error, SchemaViolation):
             return min(max(pos - self.fed, 0), len(text))
-        raw = text.encode("utf-8", "surrogatepass")[: max(pos - self._fed_bytes, 0)]
-        return len(raw.decode("utf-8", "surrogatepass"))
+        if not PYPY_DECODER:
+            return max(pos - self.fed, 0)
+        raw = text.encode("utf-8", "surrogatepass")
+        at = max(pos - self._fed_bytes, 0)
+        if at > len(raw):
+            return len(text) + 1
+        return len(raw[:at].decode("utf-8", "surrogatepass"))
 
     # -- proof ------------------------------------------------------------------------------
 
@@ -228,7 +240,7 @@ class Candidate:
         if self.closed:
             return []
         self.closed = True
-        if self.stopped and self._lookahead is None:
+        if self.stopped and self.lookahead is None:
             return []
         made = self.parser.close_changes()
         self.complete = True

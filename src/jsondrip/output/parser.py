@@ -74,13 +74,15 @@ class OutputParser:
         self._values: list[Any] = []  # multiple: the live list of their values
         self._partials: list[Any] = []  # multiple: their typed values
         self._readers: dict[int, PartialReader] = {}
+        self._read_partial: Any = None  # (one document) its reader's `read`, once found
         self._changes = False  # feed_changes was used: documents record changes
         self._announced = False  # multiple: the list was announced to change events
         self._failure: Exception | None = None
         self._closed = False
         self._decoder: Any = None  # bytes: an incremental UTF-8 decoder
-        self._fast: Any = None  # the open document's `feed`, while feeding it is all to do
-        self._fast_fed = 0  # characters it read that way, not counted by the reader yet
+        # while a proven document is all there is to read: (its lookahead's feed or None, its
+        # parser's feed, feed_changes, the candidate)
+        self._fast: Any = None
         self._text_cache = ""
         self._reasoning_cache = ""
 
@@ -95,27 +97,40 @@ class OutputParser:
         """
         fast = self._fast
         if fast is not None and type(text) is str:
-            # a document is being read and nothing else can happen before its end: straight
-            # to its parser, as fast as a plain Parser
+            # a proven document is open and nothing else can happen before its end: straight
+            # to its parser (after its lookahead, which finds where it ends)
+            look, feed, _, candidate = fast
             try:
-                value = fast(text)
-            except JSONDecodeError as error:
-                return self._fast_stopped(text, error)
-            self._fast_fed += len(text)
+                if look is not None:
+                    look(text)
+                value = feed(text)
+            except (JSONDecodeError, SchemaViolation) as error:
+                return self._fast_stopped(text, error, look is not None, False)
+            candidate.fed += len(text)
             return self._values if self.multiple else value
         self._read(text, False)
         return self.value
 
-    def _fast_stopped(self, text: str, error: JSONDecodeError) -> Any:
-        """The document's parser refused a piece read the fast way: the document ended
-        before its "Extra data" (the rest is read the long way), or it is broken."""
+    def _fast_stopped(self, text: str, error: Exception, looked: bool, changes: bool) -> Any:
+        """A piece read the fast way was refused: the document ended in it (the rest is read
+        the long way), or it is broken."""
         reader = self._reader
         candidate = reader.candidate
         assert candidate is not None
-        self._leave_fast()
-        if error.msg != "Extra data":
+        self._fast = None
+        if not isinstance(error, JSONDecodeError):  # the document broke the schema
             raise self._fail(error, candidate)
         stop = candidate.offset_of(error, text)
+        made: list[Any] = []
+        if looked:  # the lookahead found it: the real parser reads up to it first
+            try:
+                found = candidate.give(text[:stop], changes)
+            except SchemaViolation as violation:  # a violation before it comes first
+                raise self._fail(violation, candidate) from None
+            if found:
+                made.append((candidate, found))
+        if error.msg != "Extra data":
+            raise self._fail(error, candidate)
         candidate.fed += stop
         candidate.complete = candidate.stopped = True
         # where the reader stands: past the document, on the line json counted to its end
@@ -123,17 +138,9 @@ class OutputParser:
         if error.lineno > 1:
             reader.line = candidate.line + error.lineno - 1
             reader.line_start = reader.pos - (error.colno - 1)
-        reader.finish(candidate, [])
-        self._read(text[stop:], False)
-        return self.value
-
-    def _leave_fast(self) -> None:
-        if self._fast is not None:
-            candidate = self._reader.candidate
-            assert candidate is not None
-            candidate.fed += self._fast_fed
-            self._fast = None
-            self._fast_fed = 0
+        reader.finish(candidate, made)
+        out = self._read(text[stop:], changes, made)
+        return out if changes else self.value
 
     def feed_changes(self, text: str | bytes) -> list[Change]:
         """Read a delta like `feed`; return the changes it made to the value (JSON Pointer
@@ -142,10 +149,26 @@ class OutputParser:
         once then, none for text that turns out to be prose. Use either `feed` or this for
         one text, not both."""
         self._changes = True
+        fast = self._fast
+        if fast is not None and type(text) is str:
+            look, _, feed, candidate = fast
+            try:
+                if look is not None:
+                    look(text)
+                made = feed(text)
+            except (JSONDecodeError, SchemaViolation) as error:
+                return self._fast_stopped(text, error, look is not None, True)  # type: ignore[no-any-return]
+            candidate.fed += len(text)
+            if self.multiple and made:
+                return self._emit([(candidate, made)])
+            return made  # type: ignore[no-any-return]
         return self._read(text, True)
 
-    def _read(self, text: str | bytes, changes: bool) -> list[Change]:
-        self._leave_fast()
+    def _read(
+        self, text: str | bytes, changes: bool, made: list[Any] | None = None
+    ) -> list[Change]:
+        """The long way: the reader sorts the text; `made`, changes made before it."""
+        self._fast = None
         if self._failure is not None:
             raise self._failure
         if self._closed:
@@ -153,28 +176,28 @@ class OutputParser:
         if not isinstance(text, str):
             text = self._decode(text)
         try:
-            made = self._reader.read(text, changes)
+            found = self._reader.read(text, changes)
         except Failure as failure:
             raise self._fail(failure.error, self._reader.candidate) from None
+        self._try_fast(changes)
         if not changes:
-            self._try_fast()
-        return self._emit(made) if changes else []
+            return []
+        return self._emit(found if made is None else made + found)
 
-    def _try_fast(self) -> None:
-        """Read the next pieces the fast way if only the document's parser has work to do:
-        a proven document is open, read by one plain parser (no schema, no change events),
-        and nothing is held back."""
+    def _try_fast(self, changes: bool) -> None:
+        """Read the next pieces the fast way if only the open document's parser (and its
+        lookahead) have work to do: a proven document is open and nothing is held back."""
         reader = self._reader
         candidate = reader.candidate
-        if (
-            candidate is not None
-            and candidate.proven
-            and candidate.lone
-            and not reader.held
-            and not PYPY_DECODER
-        ):
-            self._fast = candidate.parser.feed
-            self._fast_fed = 0
+        if candidate is not None and candidate.proven and not reader.held and not PYPY_DECODER:
+            look = candidate.lookahead
+            parser = candidate.parser
+            self._fast = (
+                None if look is None else look.feed,
+                parser.feed,
+                parser.feed_changes,
+                candidate,
+            )
 
     def _decode(self, data: Any) -> str:
         if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -211,6 +234,7 @@ class OutputParser:
         return Parser(mode=self.mode, backend=self.backend, max_depth=self.max_depth, schema=schema)
 
     def _proven(self, candidate: Candidate) -> None:
+        candidate.index = len(self._documents)
         self._documents.append(candidate)
         if self.multiple:
             self._values.append(candidate.parser.value)
@@ -227,9 +251,8 @@ class OutputParser:
         if not self._announced:
             self._announced = True
             out.append(Change("add", "", []))
-        documents = self._documents
         for candidate, found in made:
-            prefix = f"/{documents.index(candidate)}"
+            prefix = f"/{candidate.index}"
             out += [Change(op, prefix + path, value) for op, path, value in found]
         return out
 
@@ -302,32 +325,35 @@ class OutputParser:
         of it (see `Parser.partial`); `multiple=True`: the list of them."""
         if self.schema is None or self.schema.model is None:
             raise ValueError("partial() needs an OutputParser made with a pydantic model")
+        read = self._read_partial
+        if read is not None:
+            return read()
+        documents = self._documents
         if not self.multiple:
-            documents = self._documents
             if not documents:
                 return PartialReader(self.schema, _missing_progress, _NOTHING).read()
-            return self._typed(0, documents[0])
+            read = self._read_partial = self._reader_of(documents[0]).read
+            return read()
         partials = self._partials
-        for index, document in enumerate(self._documents):
-            if index < len(partials) - 1:
-                continue  # complete before the last one read: validated already
-            typed = self._typed(index, document)
+        # the documents before the last one read last time were complete then: validated
+        for index in range(max(len(partials) - 1, 0), len(documents)):
+            typed = self._reader_of(documents[index]).read()
             if index < len(partials):
                 partials[index] = typed
             else:
                 partials.append(typed)
         return partials
 
-    def _typed(self, index: int, document: Candidate) -> Any:
-        reader = self._readers.get(index)
+    def _reader_of(self, document: Candidate) -> PartialReader:
+        reader = self._readers.get(document.index)
         if reader is None:
             parser = document.parser
-            reader = self._readers[index] = PartialReader(
+            reader = self._readers[document.index] = PartialReader(
                 self.schema,  # type: ignore[arg-type]
                 parser.progress,
                 parser,
             )
-        return reader.read()
+        return reader
 
     # -- the end ----------------------------------------------------------------------------
 
@@ -349,7 +375,7 @@ class OutputParser:
         return self._end(True)
 
     def _end(self, changes: bool) -> list[Change]:
-        self._leave_fast()
+        self._fast = None
         if self._failure is not None:
             raise self._failure
         if self._closed:
@@ -412,9 +438,7 @@ class OutputParser:
         return self._remember(error)
 
     def _index(self, candidate: Candidate) -> int | None:
-        if not self.multiple or candidate not in self._documents:
-            return None
-        return self._documents.index(candidate)
+        return candidate.index if self.multiple and candidate.index >= 0 else None
 
     def _remember(self, error: Exception) -> Exception:
         self._failure = error
