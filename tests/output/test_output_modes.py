@@ -5,11 +5,15 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Optional
 
 import pytest
 from _output_support import splits
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+import jsondrip
 from jsondrip import MISSING, Change, OutputParser, SchemaViolation, apply_changes
 
 MULTIPLE = [
@@ -157,3 +161,73 @@ def test_progress_of_the_document(backend: str) -> None:
     many.feed('{"city": "a"}\n{"city": "b')
     assert many.progress("/0/city")[:2] == ("final", "a")
     assert many.progress("/1/city")[:2] == ("arriving", "b")
+
+
+# -- typed partials of random plans in random wrappers, at random cuts ---------------------
+
+
+class Step(pydantic.BaseModel):
+    title: str
+    minutes: int
+    tags: list[str] = pydantic.Field(default_factory=list)
+
+
+class Plan(pydantic.BaseModel):
+    goal: str
+    steps: list[Step]
+    done: bool = False
+
+
+def _shown(value: object) -> object:
+    """A partial as plain JSON values, unset fields left out."""
+    if isinstance(value, pydantic.BaseModel):
+        return {n: _shown(getattr(value, n)) for n in value.model_fields_set}
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    return value
+
+
+words = st.text(alphabet='ab {}"`<\\é\n', max_size=6)
+plans = st.fixed_dictionaries(
+    {
+        "goal": words,
+        "steps": st.lists(
+            st.fixed_dictionaries(
+                {"title": words, "minutes": st.integers(0, 999)},
+                optional={"tags": st.lists(words, max_size=2)},
+            ),
+            max_size=3,
+        ),
+    },
+    optional={"done": st.booleans()},
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    plan=plans,
+    head=st.sampled_from(["", "<think>{x}</think>\n", "Sure! [1] {see}:\n```json\n", "```\n"]),
+    seed=st.integers(0, 2**32),
+)
+def test_partials_in_wrappers_are_never_ahead(plan: dict, head: str, seed: int) -> None:
+    body = json.dumps(plan, ensure_ascii=seed % 2 == 0)
+    text = head + body + ("\n```\nDone." if "`" in head else "")
+    start, end = len(head), len(head) + len(body)
+    rng = random.Random(seed)
+    for backend in ("native", "python"):
+        if backend not in jsondrip.available_backends():
+            continue
+        parser = OutputParser(Plan, backend=backend)
+        plain = jsondrip.Parser(backend=backend)
+        fed = 0
+        while fed < len(text):
+            piece = text[fed : fed + rng.randint(1, 8)]
+            parser.feed(piece)
+            plain.feed(text[max(fed, start) : min(fed + len(piece), end)])
+            fed += len(piece)
+            shown = _shown(parser.partial())
+            if parser.done:
+                assert parser.partial() == Plan.model_validate(plan)
+            else:  # exactly the stable value of the document read so far: nothing else
+                assert shown == ({} if plain.value is MISSING else plain.value)
+        assert parser.close() == Plan.model_validate(plan)

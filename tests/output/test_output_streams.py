@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from conftest import corpus_dir
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import jsondrip
 from jsondrip import (
@@ -166,3 +168,56 @@ def test_the_recorded_refusal(backend: str) -> None:
     assert not done.complete and done.value is MISSING
     assert done.error == "refused: I'm sorry, I can't assist with that request."
     assert jsondrip.OutputDone is OutputDone
+
+
+# -- random answers in a provider's stream, cut at random bytes ---------------------------
+
+
+REASONED = {"": "", "<think>{a} [b]</think>": "{a} [b]", "<thinking>\n</thinking>\n": "\n"}
+answers = st.tuples(
+    st.dictionaries(
+        st.text(alphabet="abc", min_size=1, max_size=3),
+        st.one_of(st.integers(), st.text(alphabet='x {}"`<>\n', max_size=5)),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sampled_from(sorted(REASONED)),
+    st.sampled_from(["", "Sure! {x} here:\n", "```json\n", "Here:\n```\n"]),
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answer=answers, seed=st.integers(0, 2**32), ending=st.sampled_from(["stop", "length"]))
+def test_any_answer_cut_anywhere_in_an_openai_stream(
+    answer: tuple[dict, str, str], seed: int, ending: str
+) -> None:
+    document, thought, head = answer
+    text = thought + head + json.dumps(document) + ("\n```" if "`" in head else "")
+    rng = random.Random(seed)
+    deltas, i = [], 0
+    while i < len(text):
+        j = i + rng.randint(1, 6)
+        deltas.append(text[i:j])
+        i = j
+    chunk = {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}}]}
+    body = b""
+    for delta in deltas:
+        chunk["choices"][0]["delta"] = {"content": delta}
+        body += b"data: " + json.dumps(chunk).encode() + b"\n\n"
+    chunk["choices"][0].update(delta={}, finish_reason=ending)
+    body += b"data: " + json.dumps(chunk).encode() + b"\n\ndata: [DONE]\n\n"
+    cuts = sorted(rng.sample(range(1, len(body)), min(25, len(body) - 1)))
+    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)])]
+    for backend in ("native", "python"):
+        if backend not in jsondrip.available_backends():
+            continue
+        acc = ToolCallAccumulator(output=lambda b=backend: OutputParser(backend=b))
+        events = [e for piece in pieces for e in acc.feed_sse(piece)] + acc.finish()
+        (done,) = [e for e in events if type(e) is OutputDone]
+        thinking = "".join(e.text for e in events if type(e) is ReasoningDelta)
+        assert thinking == REASONED[thought]
+        if ending == "stop":
+            assert done.complete and done.value == document
+        else:
+            assert not done.complete and done.value == document
+            assert done.error.startswith("truncated by the token limit ('length')")
