@@ -17,7 +17,7 @@ After every delta each contender gives the typed value so far:
   `jiter.from_json(whole content, partial_mode=True)` (its `parsed` stays a dict).
 
 The re-parsers cost a whole-text pass per delta: every `SAMPLE`-th call is timed and the sum
-scaled (a stratified sample of the real total; the table says so), best of 3. Also, on pure
+scaled (a stratified sample of the real total; the table says so), best of 2. Also, on pure
 JSON without a schema: `OutputParser().feed` against a plain `Parser().feed`, every delta.
 
 Targets, each printed with pass or FAIL (ratios measured in one run; exit status 0 either
@@ -154,7 +154,7 @@ def _sampled(read: Callable[[str], Any], deltas: list[str]) -> float:
 
 def measure(repeats: int) -> dict[str, dict[int, Optional[float]]]:
     """Seconds per contender and size, in one run: jsondrip's contenders interleaved, best of
-    `repeats`; the re-parsers sampled, best of 3."""
+    `repeats`; the re-parsers sampled, best of 2."""
     streams = {size: chunks(records_text(size), DELTA) for size in SIZES}
     backends = [b for b in ("native", "python") if b in jsondrip.available_backends()]
     runs: list[tuple[str, Callable[[list[str]], Any], tuple[int, ...]]] = []
@@ -180,7 +180,7 @@ def measure(repeats: int) -> dict[str, dict[int, Optional[float]]]:
     instructor_name, instructor_read = _instructor_reads()
     for name, read in ((instructor_name, instructor_read), ("openai-style", _openai_reads)):
         for size, deltas in streams.items():
-            times.setdefault(name, {})[size] = min(_sampled(read, deltas) for _ in range(3))
+            times.setdefault(name, {})[size] = min(_sampled(read, deltas) for _ in range(2))
     return times
 
 
