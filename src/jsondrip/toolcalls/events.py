@@ -278,7 +278,7 @@ class StreamDone:
     finish_reason: str | None
 
 
-@_event
+@frozen_event
 class OutputDelta:
     """The structured output of a choice changed (`ToolCallAccumulator(output=...)`).
 
@@ -296,7 +296,7 @@ class OutputDelta:
     completed: tuple[tuple[str, Any], ...] = ()
 
 
-@_event
+@frozen_event
 class OutputDone:
     """A choice's structured output ended, exactly once per choice and response.
 
