@@ -306,7 +306,8 @@ def _fields(model: Any, plans: dict[Any, _Plan]) -> dict[str, _Field]:
 def _field_annotation(info: Any) -> Any:
     metadata = list(getattr(info, "metadata", ()) or ())
     if metadata:
-        return typing.Annotated[(info.annotation, *metadata)]  # type: ignore[misc]
+        args = (info.annotation, *metadata)
+        return typing.Annotated[args]  # type: ignore[valid-type]
     return info.annotation
 
 
