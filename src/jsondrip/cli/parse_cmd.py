@@ -27,18 +27,18 @@ import re
 import sys
 import unicodedata
 
-import jsondrip
-
-from .. import MISSING, JSONDecodeError, OutputParser, Parser
 from .._changes import escape_token
 from .._dialect import PYPY_DECODER
-from ..output.parser import NO_DOCUMENT
+from .._errors import IncompleteJSONError, JSONDecodeError
+from .._missing import MISSING
+from .._parser import Parser
+from ..output.parser import NO_DOCUMENT, OutputParser
 from .errors import CLIError, UsageError, write_text
 from .ndjson import dumps
 
 __all__ = ["caret_excerpt", "format_error", "read_input", "run"]
 
-_INCOMPLETE = getattr(jsondrip, "IncompleteJSONError", ())
+_INCOMPLETE = IncompleteJSONError
 LITERALS = ("true", "false", "null", "NaN", "Infinity")
 """The error of a valid start that ends too soon, once the library has one (else none)."""
 GUTTER = 5

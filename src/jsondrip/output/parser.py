@@ -14,7 +14,7 @@ from __future__ import annotations
 import codecs
 from typing import Any
 
-from .. import _backends
+from .. import _engine
 from .._changes import Change
 from .._dialect import PYPY_DECODER
 from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
@@ -65,7 +65,7 @@ class OutputParser:
         self.schema: Schema | None = _schema(schema)
         self.multiple = multiple
         self.mode = mode
-        self.backend: str = _backends.resolve(backend, streaming=True)
+        self.backend: str = _engine.resolve(backend, streaming=True)
         self.max_depth = max_depth
         tags = (reasoning_tags,) if isinstance(reasoning_tags, str) else tuple(reasoning_tags)
         Parser(mode=mode, backend=self.backend, max_depth=max_depth)  # check the options
