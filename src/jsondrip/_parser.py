@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ._changes import Change
-    from ._engine import Chunk
+    from ._documents import Documents
+    from ._engine import Chunk, Engine
     from .schema.progress import Progress
     from .schema.schema import Schema
 
@@ -38,15 +39,15 @@ class Parser:
     both backends implement), which does all the work, the schema check included.
     """
 
-    __slots__ = ("__weakref__", "_engine", "_partial_reader", "backend", "mode", "schema")
-
-    def __new__(cls, *, multiple: bool = False, watch: Any = None, **options: Any) -> Parser:
-        if cls is Parser and (multiple or watch is not None):
-            # several documents, or completed values: the parser that keeps track of them
-            from ._documents import DocumentsParser
-
-            cls = DocumentsParser
-        return object.__new__(cls)
+    __slots__ = (
+        "__weakref__",
+        "_documents",
+        "_engine",
+        "_partial_reader",
+        "backend",
+        "mode",
+        "schema",
+    )
 
     def __init__(
         self,
@@ -68,7 +69,18 @@ class Parser:
 
             self.schema = schema if isinstance(schema, Schema) else Schema(schema)
         options = EngineOptions(mode, max_depth, max_size, self.schema)
-        self._engine = _engine.make_engine(self.backend, options)
+        self._documents: Documents | None = None
+        engine: Engine
+        if multiple or watch is not None:
+            # several documents, or completed values: a reader that keeps track of them and
+            # answers as an engine does (the methods below call it as they call an engine)
+            from ._documents import Documents
+
+            self._documents = Documents(self.backend, options, multiple, watch, self.schema)
+            engine = self._documents  # type: ignore[assignment]
+        else:
+            engine = _engine.make_engine(self.backend, options)
+        self._engine = engine
 
     def feed(self, chunk: Chunk) -> Any:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
@@ -114,7 +126,12 @@ class Parser:
         """
         value = self._engine.close()
         schema = self.schema
-        return value if schema is None else schema.validate_model(value)
+        if schema is None:
+            return value
+        documents = self._documents
+        if documents is not None and documents.multiple:
+            return [schema.validate_model(document) for document in value]
+        return schema.validate_model(value)
 
     def close_changes(self) -> list[Change]:
         """End the stream like `close` (the same errors), and return the changes that
@@ -149,6 +166,9 @@ class Parser:
                 raise ValueError(
                     "partial() needs a Parser made with schema=Schema.from_model(Model)"
                 )
+            documents = self._documents
+            if documents is not None and documents.multiple:
+                return documents.partials()
             from .schema.models import PartialReader
 
             engine = self._engine  # its live `value` and `done`
@@ -159,7 +179,8 @@ class Parser:
     def completed(self) -> list[tuple[str, Any]]:
         """With `watch=`: the watched values the last call (`feed`, `feed_changes`, `close`)
         completed, as `(path, value)` pairs in the order they completed; else empty."""
-        return []
+        documents = self._documents
+        return [] if documents is None else documents.completed
 
     def __repr__(self) -> str:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"

@@ -29,7 +29,7 @@ from .progress import FINAL, Progress
 from .schema import Schema, model_violation
 from .violation import SchemaViolation
 
-__all__ = ["PartialReader"]
+__all__ = ["PartialReader", "completed_value"]
 
 _CONTAINERS = (dict, list)
 
@@ -140,6 +140,34 @@ class PartialReader:
                 break
             chain[depth - 1].settle(node.source)
         return root.out
+
+
+def completed_value(schema: Schema, tokens: tuple[Any, ...], value: Any) -> Any:
+    """A complete value at the path `tokens` of a document typed by `schema`'s model, as
+    `watch=` reports it: validated as the type the model gives that path (an item model, a
+    field's type), or as it is where the model says nothing (a loose schema, an unknown key).
+    pydantic's refusal is a `SchemaViolation` at that path."""
+    plan = schema.partial_plan
+    if plan is None:
+        plan = schema.partial_plan = _plan(schema.model, {}, schema.adapter.validate_python)
+    base = ""
+    for token in tokens:
+        base += "/" + str(token).replace("~", "~0").replace("/", "~1")
+        if plan.kind == _MODEL:
+            field = plan.fields.get(str(token))
+            if field is None:
+                return value
+            plan = field.plan
+        elif plan.kind == _OPAQUE:
+            return value
+        else:
+            plan = plan.item
+    try:
+        return plan.validate(value)
+    except ValueError as error:
+        if type(error).__name__ != "ValidationError":
+            raise
+        raise _violation(error, base) from error
 
 
 # -- plans: how a Python type shows a JSON value ------------------------------------------
