@@ -33,11 +33,11 @@ if TYPE_CHECKING:  # the lazy names below, as type checkers and the API referenc
     from . import schema as schema
     from . import toolcalls as toolcalls
     from . import web as web
+    from .output.parser import OutputParser
     from .schema.progress import Progress
     from .schema.schema import Schema
     from .schema.violation import SchemaViolation
     from .toolcalls.accumulator import ToolCallAccumulator
-    from .output.parser import OutputParser
     from .toolcalls.events import (
         OutputDelta,
         OutputDone,

@@ -3,6 +3,7 @@ prose, whatever the cuts; never ahead of the text; errors positioned in the whol
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -144,20 +145,25 @@ def test_hostile_brackets_are_read_in_linear_work(backend: str, monkeypatch) -> 
     grow in proportion to the text (each candidate is given a slice in proportion to what
     it read, and the search resumes where one fails), never with its square."""
     given: list[int] = []
-    real = OutputParser._parser
+    real = OutputParser._engine
+
+    class Counted:
+        """An engine whose feeds are counted."""
+
+        def __init__(self, engine: object) -> None:
+            self._engine = engine
+
+        def feed(self, text: str) -> object:
+            given.append(len(text))
+            return self._engine.feed(text)  # type: ignore[attr-defined]
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self._engine, name)
 
     def counting(self: OutputParser, schema: object) -> object:
-        parser = real(self, schema)
-        feed = parser.feed
+        return Counted(real(self, schema))
 
-        def counted(text: str) -> object:
-            given.append(len(text))
-            return feed(text)
-
-        parser.feed = counted  # type: ignore[method-assign]
-        return parser
-
-    monkeypatch.setattr(OutputParser, "_parser", counting)
+    monkeypatch.setattr(OutputParser, "_engine", counting)
     patterns = ["[", '["[', "{", "[]", "[1, ", "<", "`"]
     for pattern in patterns:
         for piece in (7, 10**9):
@@ -262,3 +268,60 @@ def test_any_cut_gives_the_same_document_and_is_never_ahead(
                     continue
                 began = True
                 assert value == plain.value or value == document, (backend, way)
+        # the values completed by path: the same sequence whatever the cuts, each the
+        # document's own value there
+        patterns = ["", "/*", "/*/*", "/a/*"]
+        whole = completed(ways["whole"], backend, patterns)
+        for path, value in whole:
+            assert value == at(document, path), (backend, path)
+        assert whole and whole[-1] == ("", document)
+        for way in ("chars", "seeded"):
+            assert completed(ways[way], backend, patterns) == whole, (backend, way)
+
+
+def completed(pieces: list[str], backend: str, patterns: list[str]) -> list[tuple[str, object]]:
+    """The `completed` pairs of every call, in order."""
+    parser = OutputParser(backend=backend, watch=patterns)
+    seen = []
+    for piece in pieces:
+        parser.feed(piece)
+        seen += copy.deepcopy(parser.completed)
+    parser.close()
+    return seen + copy.deepcopy(parser.completed)
+
+
+def at(value: object, path: str) -> object:
+    """The value at a JSON Pointer."""
+    for token in path.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        value = value[int(token)] if isinstance(value, list) else value[token]  # type: ignore[index]
+    return value
+
+
+def test_watched_values_complete_with_the_text(backend: str) -> None:
+    parser = OutputParser(backend=backend, watch="/steps/*")
+    parser.feed('Plan:\n```json\n{"steps": [{"do": "a"}, {"do')
+    assert parser.completed == [("/steps/0", {"do": "a"})]
+    parser.feed('": "b"}]}\n``')
+    assert parser.completed == [("/steps/1", {"do": "b"})]
+    parser.feed("`\nDone. [1, 2]")
+    assert parser.completed == []
+    parser.close()
+    assert parser.completed == []
+
+
+def test_watched_documents_and_models(backend: str) -> None:
+    pydantic = pytest.importorskip("pydantic")
+
+    class Item(pydantic.BaseModel):
+        id: int
+        tag: str = "none"
+
+    parser = OutputParser(Item, multiple=True, watch="/*", backend=backend)
+    seen = []
+    for char in 'One: {"id": 1}\nTwo: {"id": 2, "tag": "x"}':
+        parser.feed(char)
+        seen += parser.completed
+    parser.close()
+    seen += parser.completed
+    assert seen == [("/0", Item(id=1)), ("/1", Item(id=2, tag="x"))]

@@ -51,11 +51,8 @@ class Candidate:
     """A value being read, from character `start` of the text (line `line`, whose first
     character is at `line_start`).
 
-    `factory(schema)` makes a parser (`None`: a plain one). With a schema, or for change
-    events, a plain *lookahead* parser reads each piece first to find where the value ends,
-    and the real parser reads exactly the value: until the engine contract can stop a parser
-    at the end of its document, reading past it fails the parser ("Extra data"), and a failed
-    parser can no longer be closed or give changes.
+    `factory(schema)` makes the engine that reads it (`None`: a plain one), made to stop at
+    the end of its document (`Engine.end`): the text after the value is never fed to it.
     """
 
     __slots__ = (
@@ -66,17 +63,16 @@ class Candidate:
         "answer",
         "closed",
         "complete",
+        "ended",
         "fed",
         "first",
         "index",
         "line",
         "line_start",
-        "lookahead",
         "newline",
         "parser",
         "proven",
         "start",
-        "stopped",
     )
 
     def __init__(
@@ -89,7 +85,6 @@ class Candidate:
         first: str,
         factory: Callable[[Any], Any],
         schema: Any,
-        lookahead: bool,
     ) -> None:
         self.start = start
         self.line = line
@@ -100,20 +95,14 @@ class Candidate:
         self.index = -1  # its place among the documents, once proven
         self.complete = False  # the value is whole (only blanks read after it)
         self.newline = False  # a line break among the blanks read after it
-        self.stopped = False  # a character after it ended it (the parser may have failed)
         self.closed = False
         self.fed = 0  # characters given to the parser
         self._fed_bytes = 0  # the same in UTF-8 bytes (PyPy's json counts positions in bytes)
         self._factory = factory
-        self.parser = factory(schema)
-        self.lookahead = factory(None) if lookahead or schema is not None else None
+        self.parser = factory(schema)  # the engine
+        self.ended: Any = None  # the engine's `end`, once the value ended: (pos, line, column)
         self._kept: list[str] = []  # the text read while not proven
         self._buffered: list[Change] = []  # the changes made while not proven
-
-    @property
-    def lone(self) -> bool:
-        """Read by its parser alone (no lookahead parser beside it)."""
-        return self.lookahead is None
 
     @property
     def immediate(self) -> bool:
@@ -134,8 +123,6 @@ class Candidate:
             raise Failure(error, offset, self._proven_by(offset)) from None
         read = text if stop is None else text[:stop]
         self.fed_text(read)
-        if stop is not None:
-            self.stopped = True
         if stop is not None or self.parser.done:
             # the blanks after the value: all of what was read once it was complete already
             blanks = read if self.complete else read[len(read.rstrip(BLANKS)) :]
@@ -150,36 +137,18 @@ class Candidate:
         return stop, []
 
     def _read(self, text: str, changes: bool) -> tuple[int | None, list[Change]]:
-        """Feed the parser the part of `text` that belongs to the value."""
-        lookahead = self.lookahead
-        if lookahead is not None:
-            stop = None
-            try:
-                lookahead.feed(text)
-            except JSONDecodeError as error:
-                stop = self.offset_of(error, text)
-                if stop > len(text):
-                    # the lookahead failed past this piece (a piece read again after the
-                    # fast way found its failure: errors are sticky): this piece is the value's
-                    stop = None
-                elif error.msg != "Extra data":  # invalid: a violation before it comes first
-                    self.give(text[:stop], changes)
-                    raise
-            return stop, self.give(text if stop is None else text[:stop], changes)
-        try:
-            return None, self.give(text, changes)
-        except JSONDecodeError as error:
-            if error.msg != "Extra data":
-                raise
-            return self.offset_of(error, text), []
-
-    def give(self, text: str, changes: bool) -> list[Change]:
-        if not text:
-            return []
+        """Feed the engine `text`; where in it the value ended (None: not in it)."""
+        engine = self.parser
         if changes:
-            return self.parser.feed_changes(text)  # type: ignore[no-any-return]
-        self.parser.feed(text)
-        return []
+            made = engine.feed_changes(text)
+        else:
+            engine.feed(text)
+            made = []
+        end = engine.end
+        if end is None:
+            return None, made
+        self.ended = end
+        return end[0] - self.fed, made
 
     def fed_text(self, text: str) -> None:
         """Count text the parser read (and keep it while the value is not proven)."""
@@ -234,14 +203,10 @@ class Candidate:
     def close(self) -> list[Change]:
         """End the value: its parser's last checks (raises `IncompleteJSONError` if it is cut
         short, `SchemaViolation` if the complete value breaks the schema), and the changes
-        completing it made (a top-level number), handed out if it is proven. A value that a
-        character after it ended is whole already, and its lone parser may have failed
-        there ("Extra data"): then there is nothing to close."""
+        completing it made (a top-level number), handed out if it is proven."""
         if self.closed:
             return []
         self.closed = True
-        if self.stopped and self.lookahead is None:
-            return []
         made = self.parser.close_changes()
         self.complete = True
         if self.proven:

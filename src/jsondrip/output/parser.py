@@ -17,11 +17,13 @@ from typing import Any
 from .. import _engine
 from .._changes import Change
 from .._dialect import PYPY_DECODER
+from .._documents import shift_error, violation_in
+from .._engine import DEFAULT_MAX_DEPTH, Engine, EngineOptions, make_engine
 from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .._missing import MISSING
-from .._parser import DEFAULT_MAX_DEPTH, Parser
+from .._watch import Watcher
 from ..markup.think import REASONING_TAGS
-from ..schema.models import PartialReader
+from ..schema.models import PartialReader, completed_value
 from ..schema.progress import Progress
 from ..schema.schema import Schema
 from ..schema.violation import SchemaViolation
@@ -47,7 +49,9 @@ class OutputParser:
     `schema`: a `Schema`, a JSON Schema dict or a pydantic model (`Schema.from_model`): the
     document is checked as it arrives, `close()` returns the validated model, `partial()`
     the typed value so far. `multiple=True`: every document of the text (JSON Lines, one per
-    fence...), as a list that only grows. `mode`, `backend`, `max_depth`: as `Parser`.
+    fence...), as a list that only grows. `watch`: JSON Pointer patterns (`*` for one step)
+    whose values `completed` lists after each call, once complete (as `Parser(watch=...)`).
+    `mode`, `backend`, `max_depth`: as `Parser`.
 
     Errors count characters from the start of the whole text (`pos`, `lineno`, `colno`).
     """
@@ -61,6 +65,7 @@ class OutputParser:
         backend: str | None = None,
         reasoning_tags: tuple[str, ...] = REASONING_TAGS,
         max_depth: int = DEFAULT_MAX_DEPTH,
+        watch: Any = None,
     ) -> None:
         self.schema: Schema | None = _schema(schema)
         self.multiple = multiple
@@ -68,7 +73,11 @@ class OutputParser:
         self.backend: str = _engine.resolve(backend, streaming=True)
         self.max_depth = max_depth
         tags = (reasoning_tags,) if isinstance(reasoning_tags, str) else tuple(reasoning_tags)
-        Parser(mode=mode, backend=self.backend, max_depth=max_depth)  # check the options
+        self._options = EngineOptions(mode, max_depth, None, None, stop_at_end=True)
+        make_engine(self.backend, self._options)  # check the options
+        typed = self._typed if self.schema is not None and self.schema.model is not None else None
+        self._watcher = None if watch is None else Watcher(watch, typed)
+        self.completed: list[tuple[str, Any]] = []
         self._reader = TextReader(tags, multiple, self._start, self._proven, self._ended)
         self._documents: list[Candidate] = []  # the proven ones, in order
         self._values: list[Any] = []  # multiple: the live list of their values
@@ -94,50 +103,42 @@ class OutputParser:
 
         Raises `JSONDecodeError` as soon as the document is proven broken, `SchemaViolation`
         as soon as it cannot satisfy the schema (and again at every later call).
+        `completed`: the watched values this delta completed.
         """
         fast = self._fast
         if fast is not None and type(text) is str:
             # a proven document is open and nothing else can happen before its end: straight
-            # to its parser (after its lookahead, which finds where it ends)
-            look, feed, _, candidate = fast
+            # to its engine, which stops at the document's end
+            feed, _, engine, candidate = fast
             try:
-                if look is not None:
-                    look(text)
                 value = feed(text)
             except (JSONDecodeError, SchemaViolation) as error:
-                return self._fast_stopped(text, error, look is not None, False)
+                raise self._fail(error, candidate) from None
+            if engine.end is not None:
+                return self._fast_stopped(text, False)
             candidate.fed += len(text)
+            if self._watcher is not None:
+                self._collect()
             return self._values if self.multiple else value
         self._read(text, False)
         return self.value
 
-    def _fast_stopped(self, text: str, error: Exception, looked: bool, changes: bool) -> Any:
-        """A piece read the fast way was refused: the document ended in it (the rest is read
-        the long way), or it is broken."""
+    def _fast_stopped(self, text: str, changes: bool) -> Any:
+        """The document read the fast way ended in `text`: the rest is read the long way."""
         reader = self._reader
         candidate = reader.candidate
         assert candidate is not None
         self._fast = None
-        if not isinstance(error, JSONDecodeError):  # the document broke the schema
-            raise self._fail(error, candidate)
-        stop = candidate.offset_of(error, text)
-        made: list[Any] = []
-        if looked:  # the lookahead found it: the real parser reads up to it first
-            try:
-                found = candidate.give(text[:stop], changes)
-            except SchemaViolation as violation:  # a violation before it comes first
-                raise self._fail(violation, candidate) from None
-            if found:
-                made.append((candidate, found))
-        if error.msg != "Extra data":
-            raise self._fail(error, candidate)
+        pos, line, column = candidate.ended = candidate.parser.end
+        stop = pos - candidate.fed
         candidate.fed += stop
-        candidate.complete = candidate.stopped = True
-        # where the reader stands: past the document, on the line json counted to its end
+        candidate.complete = True
+        # where the reader stands: past the document, on the line the engine counted to its end
         reader.pos = candidate.start + candidate.fed
-        if error.lineno > 1:
-            reader.line = candidate.line + error.lineno - 1
-            reader.line_start = reader.pos - (error.colno - 1)
+        if line > 1:
+            reader.line = candidate.line + line - 1
+            reader.line_start = reader.pos - (column - 1)
+        made: list[Any] = []
         reader.finish(candidate, made)
         out = self._read(text[stop:], changes, made)
         return out if changes else self.value
@@ -151,14 +152,18 @@ class OutputParser:
         self._changes = True
         fast = self._fast
         if fast is not None and type(text) is str:
-            look, _, feed, candidate = fast
+            _, feed, engine, candidate = fast
             try:
-                if look is not None:
-                    look(text)
                 made = feed(text)
             except (JSONDecodeError, SchemaViolation) as error:
-                return self._fast_stopped(text, error, look is not None, True)  # type: ignore[no-any-return]
+                raise self._fail(error, candidate) from None
+            if engine.end is not None:
+                if self.multiple and made:
+                    made = self._emit([(candidate, made)])
+                return made + self._fast_stopped(text, True)  # type: ignore[no-any-return]
             candidate.fed += len(text)
+            if self._watcher is not None:
+                self._collect()
             if self.multiple and made:
                 return self._emit([(candidate, made)])
             return made  # type: ignore[no-any-return]
@@ -180,24 +185,20 @@ class OutputParser:
         except Failure as failure:
             raise self._fail(failure.error, self._reader.candidate) from None
         self._try_fast(changes)
+        if self._watcher is not None:
+            self._collect()
         if not changes:
             return []
         return self._emit(found if made is None else made + found)
 
     def _try_fast(self, changes: bool) -> None:
-        """Read the next pieces the fast way if only the open document's parser (and its
-        lookahead) have work to do: a proven document is open and nothing is held back."""
+        """Read the next pieces the fast way if only the open document's engine has work to
+        do: a proven document is open and nothing is held back."""
         reader = self._reader
         candidate = reader.candidate
         if candidate is not None and candidate.proven and not reader.held and not PYPY_DECODER:
-            look = candidate.lookahead
-            parser = candidate.parser
-            self._fast = (
-                None if look is None else look.feed,
-                parser.feed,
-                parser.feed_changes,
-                candidate,
-            )
+            engine = candidate.parser
+            self._fast = (engine.feed, engine.feed_changes, engine, candidate)
 
     def _decode(self, data: Any) -> str:
         if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -225,19 +226,24 @@ class OutputParser:
             reader.line_start,
             answer=answer,
             first=first,
-            factory=self._parser,
+            factory=self._engine,
             schema=self.schema,
-            lookahead=self._changes,
         )
 
-    def _parser(self, schema: Any) -> Parser:
-        return Parser(mode=self.mode, backend=self.backend, max_depth=self.max_depth, schema=schema)
+    def _engine(self, schema: Any) -> Engine:
+        """An engine for one value, stopping at its end."""
+        options = self._options if schema is None else self._options.replace(schema=schema)
+        return make_engine(self.backend, options)
 
     def _proven(self, candidate: Candidate) -> None:
         candidate.index = len(self._documents)
         self._documents.append(candidate)
         if self.multiple:
-            self._values.append(candidate.parser.value)
+            try:
+                value = candidate.parser.value
+            except SchemaViolation:  # proven by the text that broke it: the error follows
+                value = MISSING
+            self._values.append(value)
 
     def _ended(self, candidate: Candidate) -> list[Change]:
         """A document is complete (what follows it is being read): its parser's last checks
@@ -255,6 +261,37 @@ class OutputParser:
             prefix = f"/{candidate.index}"
             out += [Change(op, prefix + path, value) for op, path, value in found]
         return out
+
+    # -- completed values -------------------------------------------------------------------
+
+    def _collect(self) -> None:
+        """`completed`: the watched values completed since the last call."""
+        documents = self._documents
+        watcher = self._watcher
+        assert watcher is not None
+        if not self.multiple:
+            if not documents:
+                self.completed = []
+                return
+            document = documents[0]
+            depth = 0 if document.complete else document.parser.open_depth
+            self.completed = watcher.collect(document.parser.value, depth)
+            return
+        values = self.value
+        last = documents[-1] if documents else None
+        open_last = last is not None and not last.complete and self._reader.candidate is last
+        depth = 1 + (last.parser.open_depth if open_last else 0)  # type: ignore[union-attr]
+        self.completed = watcher.collect(values, 0 if self._closed else depth)
+
+    def _typed(self, tokens: tuple[Any, ...], value: Any) -> Any:
+        """A completed value as the model types it."""
+        schema = self.schema
+        assert schema is not None
+        if not self.multiple:
+            return completed_value(schema, tokens, value)
+        if not tokens:  # the list of documents
+            return [schema.validate_model(v) for v in value]
+        return completed_value(schema, tokens[1:], value)
 
     # -- what was read ----------------------------------------------------------------------
 
@@ -416,6 +453,8 @@ class OutputParser:
                 raise self._remember(self._cut())  # the answer had not begun: cut before it
             raise self._remember(self._no_document())
         self._closed = True
+        if self._watcher is not None:
+            self._collect()
         return self._emit(made) if changes else []
 
     def _final(self) -> Any:
@@ -432,9 +471,9 @@ class OutputParser:
     def _fail(self, error: Exception, candidate: Candidate | None) -> Exception:
         """The error of a document, positioned in the whole text; kept (sticky)."""
         if candidate is not None and isinstance(error, JSONDecodeError):
-            error = _shifted(error, candidate)
+            error = shift_error(error, candidate.start, candidate.line, candidate.line_start)
         elif candidate is not None and isinstance(error, SchemaViolation):
-            error = _violation(error, candidate, self._index(candidate))
+            error = violation_in(error, self._index(candidate), candidate.start)
         return self._remember(error)
 
     def _index(self, candidate: Candidate) -> int | None:
@@ -501,30 +540,3 @@ _NOTHING = _Nothing()
 
 def _missing_progress(path: str) -> Progress:
     return Progress("missing", MISSING, None)
-
-
-def _shifted(error: JSONDecodeError, candidate: Candidate) -> JSONDecodeError:
-    """A document's error (positions from the document's start) positioned in the text."""
-    pos = candidate.start + error.pos
-    if error.lineno == 1:
-        lineno, colno = candidate.line, candidate.start - candidate.line_start + error.colno
-    else:
-        lineno, colno = candidate.line + error.lineno - 1, error.colno
-    doc_start = candidate.start + getattr(error, "doc_start", 0)
-    if isinstance(error, IncompleteJSONError):
-        return IncompleteJSONError(
-            error.msg, error.doc, pos, lineno, colno, doc_start, error.expected, error.json_text
-        )
-    return JSONDecodeError(error.msg, error.doc, pos, lineno, colno, doc_start)
-
-
-def _violation(error: SchemaViolation, candidate: Candidate, index: int | None) -> SchemaViolation:
-    path, message = error.path, error.message
-    if index is not None:  # the message starts with the path: "/units/0: ..." or "(root): ..."
-        root = path or "(root)"
-        if message.startswith(root):
-            message = f"/{index}{path}{message[len(root) :]}"
-        path = f"/{index}{path}"
-    return SchemaViolation(
-        message, path=path, pos=candidate.start + error.pos, keyword=error.keyword
-    )

@@ -94,9 +94,12 @@ class OutputTable:
             self._end(choice, parser.value, _why(error))
             return
         self._pass_on(output, parser, choice)
-        if changes:
+        completed = parser.completed
+        if changes or completed:
             partial = parser.partial() if self.typed else None
-            events.append(OutputDelta(choice, parser.value, partial, tuple(changes), ()))
+            events.append(
+                OutputDelta(choice, parser.value, partial, tuple(changes), tuple(completed))
+            )
 
     def _pass_on(self, output: _Output, parser: OutputParser, choice: int) -> None:
         """The reasoning and prose the last piece added, as their events."""
@@ -139,9 +142,11 @@ class OutputTable:
         except (JSONDecodeError, SchemaViolation, ValueError) as failed:
             error, value = failed, parser.value
         self._pass_on(output, parser, choice)
-        if closing:
+        completed = parser.completed if error is None else ()
+        if closing or completed:
             partial = parser.partial() if self.typed else None
-            self.table.events.append(OutputDelta(choice, parser.value, partial, tuple(closing), ()))
+            delta = OutputDelta(choice, parser.value, partial, tuple(closing), tuple(completed))
+            self.table.events.append(delta)
         if reason in NORMAL_ENDS:
             self._end(choice, value, None if error is None else _why(error))
             return
