@@ -221,3 +221,20 @@ def test_any_answer_cut_anywhere_in_an_openai_stream(
         else:
             assert not done.complete and done.value == document
             assert done.error.startswith("truncated by the token limit ('length')")
+
+
+@pytest.mark.parametrize("name", ["openai-chat_think-fence.sse", "anthropic_fenced.sse"])
+def test_output_deltas_carry_the_watched_values_completed(backend: str, name: str) -> None:
+    """`OutputDelta.completed` (#26 items 3 and 5): the values the watch patterns name, each
+    once, in the order they completed, whatever the cuts; the last delta's closing included."""
+    data = (STREAMS / name).read_bytes()
+    expected = EXPECTED[name]["value"]
+    for way, pieces in ways(data).items():
+        acc = ToolCallAccumulator(
+            output=lambda: OutputParser(watch=["/tags/*", "/city"], backend=backend)
+        )
+        feed = acc.feed_sse
+        events = [e for piece in pieces for e in feed(piece)] + acc.finish()
+        completed = [pair for e in events if type(e) is OutputDelta for pair in e.completed]
+        tags = [("/tags/" + str(i), tag) for i, tag in enumerate(expected["tags"])]
+        assert completed == [("/city", expected["city"]), *tags], way
