@@ -70,13 +70,29 @@ impl State {
 }
 
 /// Where the machine is, for debugging and for the differential tests that hold the two
-/// engines to the same states: the state, the number's sub-state while in a number, the
-/// number of open containers. Twin: `Machine.debug_state()`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// engines to the same states. Twin: `Machine.debug_state()` (a dict of the same names).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DebugState {
+    /// The state's name.
     pub state: &'static str,
+    /// The number's sub-state while in a number.
     pub number: Option<&'static str>,
+    /// How many containers are open.
     pub depth: usize,
+    /// The open containers, outermost first: `{` an object, `[` an array.
+    pub stack: String,
+    /// The string being read is a key.
+    pub in_key: bool,
+    /// In a literal: how many of its characters were read.
+    pub literal: Option<usize>,
+    /// In a `\u` escape: how many of its hex digits were read.
+    pub hex: Option<u32>,
+    /// A high surrogate waiting for its low half (0: none).
+    pub high: u32,
+    /// The line being read (1-based).
+    pub line: u64,
+    /// Characters read before the current fragment (after a feed: all of them).
+    pub offset: u64,
 }
 
 /// What a value looks like while it arrives.
@@ -290,6 +306,12 @@ pub struct Machine {
     literal: &'static [u8],
     literal_value: Atom<'static>,
     literal_len: usize,
+    /// Stop at the end of the document (`set_stop_at_end`) instead of failing on what
+    /// follows it.
+    stop_at_end: bool,
+    /// Where the document ended in the fragment being read: the byte index of the first
+    /// character after it that is not whitespace (the machine read no further).
+    pub(crate) end: Option<usize>,
 }
 
 type Step = Result<State, Halt>;
@@ -326,7 +348,27 @@ impl Machine {
             literal: b"",
             literal_value: Atom::Null,
             literal_len: 0,
+            stop_at_end: false,
+            end: None,
         }
+    }
+
+    /// Once the document is complete, the first character after it that is not whitespace
+    /// ends the reading (`end` says where) instead of being "Extra data": the text that
+    /// follows a document (a model's prose, the next document) is the caller's.
+    pub fn set_stop_at_end(&mut self) {
+        self.stop_at_end = true;
+    }
+
+    /// How many values along the live value's last path are still arriving: the open
+    /// containers, and the string (or, in jiter mode, the number) shown at the end of them.
+    /// Every value shown off that path, and deeper on it, is complete.
+    pub fn open_depth(&self) -> usize {
+        let open_scalar = (self.state.in_string() && !self.in_key)
+            || (self.state == State::Number
+                && self.mode == Mode::Jiter
+                && self.number_state.accepting());
+        self.stack.len() + usize::from(open_scalar)
     }
 
     pub fn done(&self) -> bool {
@@ -339,6 +381,17 @@ impl Machine {
             state: self.state.name(),
             number: (self.state == State::Number).then(|| self.number_state.name()),
             depth: self.stack.len(),
+            stack: self
+                .stack
+                .iter()
+                .map(|&object| if object { '{' } else { '[' })
+                .collect(),
+            in_key: self.state.in_string() && self.in_key,
+            literal: (self.state == State::Literal).then_some(self.literal_len),
+            hex: (self.state == State::Unicode).then_some(self.hex_len),
+            high: self.high,
+            line: self.line,
+            offset: self.offset,
         }
     }
 
@@ -577,7 +630,9 @@ impl Machine {
         if let Mark::Byte(_) = self.comma_line_start {
             self.comma_line_start = Mark::Char(self.resolve(self.comma_line_start, chunk));
         }
-        self.offset += count_chars(chunk);
+        // Stopped at the document's end: only what it read counts.
+        let read = self.end.map_or(chunk, |end| &chunk[..end]);
+        self.offset += count_chars(read);
         result.map_err(|halt| self.positioned(halt))?;
         self.flush(sink).map_err(|halt| self.positioned(halt))
     }
@@ -683,6 +738,10 @@ impl Machine {
                 }
                 i += 1;
                 continue;
+            }
+            if *state == State::Done && self.stop_at_end {
+                self.end = Some(i);
+                return Ok(n);
             }
             *state = self.structure_step(*state, b, i, chunk, sink)?;
             i += 1;

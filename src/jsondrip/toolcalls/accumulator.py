@@ -25,8 +25,11 @@ import math
 import time
 from typing import Any, Callable
 
-from .. import JSONDecodeError, Parser, Schema, SchemaViolation, loads
+from .. import _engine
+from .._errors import JSONDecodeError
+from .._loads import loads
 from ..schema.tools import provider_tool_names
+from ..schema.violation import SchemaViolation
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
 from .calls import CallState, CallTable
@@ -40,6 +43,8 @@ from .lines import LineSplitter
 from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
+from .output import ABORTED as OUTPUT_ABORTED
+from .output import OutputTable
 from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
 
@@ -69,8 +74,9 @@ class ToolCallAccumulator:
     `too large` error and its text is dropped. `idle_timeout`: seconds a call may wait for its
     next fragment (None: forever). `clock`: the time source, in seconds.
 
-    The parsers are `jsondrip.Parser()` in stable mode, on the default backend (the
-    `JSONDRIP_BACKEND` environment variable picks another, as for every `Parser`).
+    Each call's arguments are parsed as by `jsondrip.Parser()`: in stable mode, on the
+    default backend (the `JSONDRIP_BACKEND` environment variable picks another, as for every
+    `Parser`).
 
     `tools`: the tool definitions given to the API (any SDK's shape, see `Schema.from_tools`).
     Each call is then checked against its tool's schema as it streams; a name not among them,
@@ -78,6 +84,15 @@ class ToolCallAccumulator:
     `error="schema: <message>"` (docs/schema.md). A provider-defined tool in the list
     (Anthropic's `bash_20250124`, `text_editor_...`, `web_search_20250305`...) has no schema
     there: its calls are parsed but not checked.
+
+    `output`: read each choice's text as structured output (`True`, or its schema: a
+    `Schema`, a JSON Schema dict or a pydantic model; or a function that makes the
+    `OutputParser`, for its other options: `lambda: OutputParser(Model, multiple=True)`):
+    an `OutputParser` per choice finds the document in the text; its changes come as
+    `OutputDelta`, its end as one `OutputDone` per choice and response, complete only if the
+    document is complete and valid and the provider ended the response normally
+    (docs/output.md). The text around the document is `TextDelta`, its reasoning blocks
+    `ReasoningDelta`.
     """
 
     def __init__(
@@ -87,6 +102,7 @@ class ToolCallAccumulator:
         idle_timeout: float | None = 30.0,
         clock: Callable[[], float] = time.monotonic,
         tools: Any = None,
+        output: Any = None,
     ) -> None:
         if max_arguments_size is not None and max_arguments_size < 0:
             raise ValueError("max_arguments_size must be None or at least 0")
@@ -99,11 +115,13 @@ class ToolCallAccumulator:
         self._table = CallTable(
             [],
             max_arguments_size=max_arguments_size,
-            parser_factory=Parser,
+            parser_factory=_new_engine,
             clock=clock,
-            schemas=None if tools is None else Schema.from_tools(tools),
+            schemas=None if tools is None else _schemas(tools),
             unchecked=frozenset() if tools is None else provider_tool_names(tools),
         )
+        if output is not None and output is not False:
+            self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None
         self._lanes = False  # the format has lanes (set with the handler)
@@ -151,7 +169,7 @@ class ToolCallAccumulator:
             now = self._clock()
             if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.chunk(data, now)  # the common event in one native call
+                    delta = lane.take(data, now)  # the common event in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error)
                 if delta is not None:
@@ -213,7 +231,7 @@ class ToolCallAccumulator:
             now = self._clock()
             if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.chunk(data, now)  # one whole line, in one native call
+                    delta = lane.take(data, now)  # one whole line, in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
                     self._lines.number += 1  # the line was read (`count_one`, inline)
                     return self._lane_failed(lane, error)
@@ -267,7 +285,7 @@ class ToolCallAccumulator:
             now = self._clock()
             if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.event(event, now)  # the common event in one native call
+                    delta = lane.take(event, now)  # the common event in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error)
                 if delta is not None:
@@ -313,6 +331,9 @@ class ToolCallAccumulator:
         self._ended = "abort()"
         self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
+        outputs = self._table.outputs
+        if outputs is not None:
+            outputs.cut(OUTPUT_ABORTED)
         if self._handler is not None:
             self._handler.abort(ABORTED)
         return self._drain()
@@ -345,7 +366,7 @@ class ToolCallAccumulator:
     def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
         """The parser refused the fragment the lane took: what `CallTable.append` does then."""
         self._lane = self._line_lane = self._dict_lane = None
-        self._table.feed_failed(self._lane_state, lane.failed_fragment(), error)  # type: ignore[arg-type]
+        self._table.feed_failed(self._lane_state, lane.failed, error)  # type: ignore[arg-type]
         return self._drain()
 
     def _dispatch(self, event: dict[str, Any]) -> None:
@@ -412,6 +433,18 @@ class ToolCallAccumulator:
             f"<ToolCallAccumulator format={self.format!r} calls={len(self._table.calls)}"
             f"{' ended by ' + self._ended if self._ended else ''}>"
         )
+
+
+def _new_engine(schema: Any = None) -> _engine.Engine:
+    """A call's engine: stable mode, the default backend, checking `schema` if given."""
+    return _engine.default_engine(_engine.EngineOptions(schema=schema))
+
+
+def _schemas(tools: Any) -> dict[str, Any]:
+    """Each tool's name and compiled `Schema`."""
+    from ..schema.schema import Schema
+
+    return Schema.from_tools(tools)
 
 
 def _short(event: dict[str, Any]) -> str:

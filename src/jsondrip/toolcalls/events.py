@@ -10,12 +10,16 @@ from __future__ import annotations
 from types import MemberDescriptorType
 from typing import Any, Union
 
-from .. import MISSING, Change
+from .._changes import Change
+from .._engine import PENDING_TYPES
 from .._frozen import frozen_event
+from .._missing import MISSING
 from .._snapshot import frozen_copy
 
 __all__ = [
     "Event",
+    "OutputDelta",
+    "OutputDone",
     "ReasoningDelta",
     "StreamDone",
     "TextDelta",
@@ -153,11 +157,6 @@ class ToolCallDelta:
         )
 
 
-DELTA_SLOTS = tuple(ToolCallDelta.__dict__.get(f) for f in ToolCallDelta.__dataclass_fields__)
-"""The slot descriptor of each `ToolCallDelta` field, in order (None on Python 3.9, which
-has no slotted dataclasses): how the native lane (toolcalls/lane.py) fills a delta."""
-
-
 class _Unfrozen:
     """`ToolCallDelta`'s slots without its frozen `__setattr__`: a delta under construction."""
 
@@ -179,7 +178,7 @@ def _fast_delta(
     preview: Any,
     changes: tuple[Change, ...],
 ) -> ToolCallDelta:
-    delta = _new(_Unfrozen)
+    delta = _Unfrozen()
     delta.index = index
     delta.id = id
     delta.name = name
@@ -199,25 +198,14 @@ def _fast_delta_works() -> bool:
     return type(made) is ToolCallDelta and made == ToolCallDelta(0, "id", "name", "{", {}, ())
 
 
-_new = object.__new__
 tool_call_delta = _fast_delta if _fast_delta_works() else ToolCallDelta
 """`ToolCallDelta(...)` at a quarter of the cost, for the accumulator's hot path: a frozen
 dataclass's `__init__` sets each field through `object.__setattr__`; this fills the same slots
 in an unfrozen twin and then makes it a `ToolCallDelta`, the same frozen instance."""
 
 
-def _pending_types() -> tuple[type, ...]:
-    from ..twin import PendingChanges
-
-    try:
-        from .._native import PendingChanges as NativePending
-    except ImportError:  # the pure install
-        return (PendingChanges,)
-    return (PendingChanges, NativePending)
-
-
 def _lazy_changes() -> bool:
-    """Make `ToolCallDelta.changes` read a parser's pending changes (`Parser._feed_pending`)
+    """Make `ToolCallDelta.changes` read an engine's pending changes (`Engine.feed_pending`)
     as a tuple of `Change`s when first read, and keep that tuple. The slot holds either; the
     field, its type, `==`, `hash`, `repr` and pickling are as before (they read it through
     this). False where the dataclass has no slots (Python 3.9): deltas get tuples."""
@@ -225,7 +213,7 @@ def _lazy_changes() -> bool:
     if type(slot) is not MemberDescriptorType or tool_call_delta is ToolCallDelta:
         return False
     read, write = slot.__get__, slot.__set__
-    pending = _pending_types()
+    pending = PENDING_TYPES
 
     def changes(self: ToolCallDelta) -> tuple[Change, ...]:
         value = read(self)
@@ -240,7 +228,7 @@ def _lazy_changes() -> bool:
 
 
 LAZY_CHANGES = _lazy_changes()
-"""True: `tool_call_delta` may be given a parser's pending changes for `changes`."""
+"""True: `tool_call_delta` may be given an engine's pending changes for `changes`."""
 
 
 @frozen_event
@@ -276,4 +264,49 @@ class StreamDone:
     finish_reason: str | None
 
 
-Event = Union[ToolCallStarted, ToolCallDelta, ToolCallDone, TextDelta, ReasoningDelta, StreamDone]
+@frozen_event
+class OutputDelta:
+    """The structured output of a choice changed (`ToolCallAccumulator(output=...)`).
+
+    `preview` is the live value of the document in the choice's text (the same object from
+    one delta to the next, updated in place, as `ToolCallDelta.preview`); `partial`, with a
+    pydantic model as `output`, the typed value so far (`OutputParser.partial()`), else None;
+    `changes` what this text changed in the preview (`jsondrip.Change`s, never live);
+    `completed` the watched values this text completed, as `(path, value)` pairs.
+    """
+
+    choice: int
+    preview: Any
+    partial: Any = None
+    changes: tuple[Change, ...] = ()
+    completed: tuple[tuple[str, Any], ...] = ()
+
+
+@frozen_event
+class OutputDone:
+    """A choice's structured output ended, exactly once per choice and response.
+
+    `complete` is True only when the document is complete and valid **and** the provider
+    ended the response normally (`stop`, `end_turn`, `completed`, `STOP`, `COMPLETE`...):
+    act on `value` only then. Otherwise `error` says why (`truncated by the token limit`,
+    `refused`, `invalid JSON`, `schema`, `incomplete`, `stopped by the provider`,
+    `aborted`), and `value` is what was shown (`MISSING` if nothing was). With a pydantic
+    model as `output`, a complete `value` is the validated model.
+    """
+
+    choice: int
+    value: Any
+    complete: bool
+    error: str | None = None
+
+
+Event = Union[
+    ToolCallStarted,
+    ToolCallDelta,
+    ToolCallDone,
+    TextDelta,
+    ReasoningDelta,
+    StreamDone,
+    OutputDelta,
+    OutputDone,
+]
