@@ -11,6 +11,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
+use crate::core::escape::push_pointer_token;
 use crate::core::Str;
 
 /// Where each open container sits, kept in plain feeds too (modes may mix): the JSON Pointer
@@ -34,7 +35,7 @@ impl Path {
     pub fn push_key(&mut self, key: &[u8], surrogates: bool) {
         self.open();
         self.text.push(b'/');
-        escape_into(&mut self.text, key);
+        push_pointer_token(&mut self.text, key);
         self.surrogates |= surrogates;
     }
 
@@ -66,7 +67,7 @@ impl Path {
         let mut surrogates = self.surrogates;
         if let Some((key, s)) = last {
             out.push(b'/');
-            escape_into(out, key);
+            push_pointer_token(out, key);
             surrogates |= s;
         }
         if let Some(i) = index {
@@ -91,17 +92,6 @@ fn push_index(out: &mut Vec<u8>, mut index: usize) {
     }
     out.push(b'/');
     out.extend_from_slice(&digits[at..]);
-}
-
-/// Appends a key as a reference token: `~` -> `~0`, `/` -> `~1`.
-fn escape_into(out: &mut Vec<u8>, key: &[u8]) {
-    for &b in key {
-        match b {
-            b'~' => out.extend_from_slice(b"~0"),
-            b'/' => out.extend_from_slice(b"~1"),
-            _ => out.push(b),
-        }
-    }
 }
 
 /// The open slot a change is about: the root, a key of the innermost object (its bytes,
