@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .._changes import escape_token
 from .progress import FINAL, Progress
 from .schema import Schema
 
@@ -22,7 +23,7 @@ def partial_model(schema: Schema, progress: Callable[[str], Progress]) -> Any:
     values = {}
     for name, field in fields.items():
         key = field.alias or name
-        state = progress("/" + key.replace("~", "~0").replace("/", "~1"))
+        state = progress("/" + escape_token(key))
         if state.state == FINAL:
             adapter = adapters.get(name)
             if adapter is None:
