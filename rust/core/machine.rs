@@ -6,6 +6,9 @@
 //! state, the stack of open containers, and the token it is inside.
 
 use super::error::{Dialect, ErrorKind};
+use super::escape::{
+    hex_digit, is_high_surrogate, is_low_surrogate, join_surrogates, push_wtf8, unescape,
+};
 use super::number::NumberDigest;
 use super::sink::{Atom, Sink, Stop, Str};
 
@@ -185,20 +188,6 @@ fn literal_for(b: u8) -> Option<(&'static [u8], Atom<'static>)> {
     })
 }
 
-fn escape_char(b: u8) -> Option<u8> {
-    Some(match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'/' => b'/',
-        b'b' => 0x08,
-        b'f' => 0x0c,
-        b'n' => b'\n',
-        b'r' => b'\r',
-        b't' => b'\t',
-        _ => return None,
-    })
-}
-
 /// Bytes that a string holds as they are: not `"`, not `\`, not a control character.
 static PLAIN: [bool; 256] = {
     let mut table = [true; 256];
@@ -220,25 +209,6 @@ fn is_whitespace(b: u8) -> bool {
 /// Characters in UTF-8 (or WTF-8) bytes: every byte but continuation bytes starts one.
 pub fn count_chars(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
-}
-
-/// Appends a code point, surrogates included (as WTF-8), to `out`.
-pub(crate) fn push_code_point(out: &mut Vec<u8>, cp: u32) {
-    match cp {
-        0..=0x7f => out.push(cp as u8),
-        0x80..=0x7ff => out.extend_from_slice(&[0xc0 | (cp >> 6) as u8, 0x80 | (cp & 0x3f) as u8]),
-        0x800..=0xffff => out.extend_from_slice(&[
-            0xe0 | (cp >> 12) as u8,
-            0x80 | ((cp >> 6) & 0x3f) as u8,
-            0x80 | (cp & 0x3f) as u8,
-        ]),
-        _ => out.extend_from_slice(&[
-            0xf0 | (cp >> 18) as u8,
-            0x80 | ((cp >> 12) & 0x3f) as u8,
-            0x80 | ((cp >> 6) & 0x3f) as u8,
-            0x80 | (cp & 0x3f) as u8,
-        ]),
-    }
 }
 
 /// Why the machine stopped reading.
@@ -572,7 +542,7 @@ impl Machine {
     }
 
     fn push_lone_high(&mut self) {
-        push_code_point(&mut self.scratch, self.high);
+        push_wtf8(&mut self.scratch, self.high);
         self.high = 0;
         self.string_surrogates = true;
         self.string_dirty = true;
@@ -581,21 +551,21 @@ impl Machine {
     /// Four hex digits read: a character, a held-back high surrogate, or a pair.
     fn end_escape(&mut self, mut code: u32) -> State {
         if self.high != 0 {
-            if (0xdc00..=0xdfff).contains(&code) {
-                code = 0x10000 + ((self.high - 0xd800) << 10) + (code - 0xdc00);
+            if is_low_surrogate(code) {
+                code = join_surrogates(self.high, code);
                 self.high = 0;
             } else {
                 self.push_lone_high();
             }
         }
-        if (0xd800..=0xdbff).contains(&code) {
+        if is_high_surrogate(code) {
             self.high = code;
             return State::SurrogateBackslash;
         }
-        if (0xdc00..=0xdfff).contains(&code) {
+        if is_low_surrogate(code) {
             self.string_surrogates = true;
         }
-        push_code_point(&mut self.scratch, code);
+        push_wtf8(&mut self.scratch, code);
         self.string_dirty = true;
         State::String
     }
@@ -875,7 +845,7 @@ impl Machine {
                         self.hex_len = 0;
                         State::Unicode
                     } else {
-                        let Some(decoded) = escape_char(b) else {
+                        let Some(decoded) = unescape(b) else {
                             let pos = self.resolve(Mark::Byte(i), chunk) - 2;
                             return Err(self.syntax(ErrorKind::InvalidEscape, pos));
                         };
@@ -885,7 +855,7 @@ impl Machine {
                     }
                 }
                 State::Unicode => {
-                    let Some(digit) = (b as char).to_digit(16) else {
+                    let Some(digit) = hex_digit(b) else {
                         let pos = self.resolve(Mark::Byte(i), chunk) - self.hex_len as u64 - 1;
                         return Err(self.syntax(ErrorKind::InvalidUnicodeEscape, pos));
                     };

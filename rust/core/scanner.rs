@@ -7,8 +7,9 @@
 //! the exact value or error (errors are rare; exactness is not negotiable).
 
 use super::error::{Dialect, Failure, ParseError};
+use super::escape::{push_wtf8, unescape, unicode_escape};
 use super::float::decimal_to_f64;
-use super::machine::{push_code_point, Mode};
+use super::machine::Mode;
 use super::stream::Stream;
 use super::value::ValueBuilder;
 
@@ -316,10 +317,6 @@ fn plain_run(data: &[u8], mut i: usize, class_or: &mut u8) -> Scan<usize> {
     }
 }
 
-fn hex_value(b: u8) -> Scan<u32> {
-    (b as char).to_digit(16).ok_or(Bail)
-}
-
 impl<'a> Scanner<'a> {
     /// A scanner over bytes. Outside strings only ASCII is accepted; string content is given
     /// as found (the `ascii` flag says when it needs decoding, which validates it).
@@ -611,23 +608,15 @@ impl<'a> Scanner<'a> {
                     let escape = *data.get(i + 1).ok_or(Bail)?;
                     i += 2;
                     if escape == b'u' {
-                        let code = self.unicode_escape(&mut i)?;
+                        // a lone surrogate is kept, as `json.loads` keeps it
+                        let (code, next) = unicode_escape(data, i).ok_or(Bail)?;
+                        i = next;
                         if code >= 0x80 {
                             class_or |= 2;
                         }
-                        push_code_point(&mut self.scratch, code);
+                        push_wtf8(&mut self.scratch, code);
                     } else {
-                        self.scratch.push(match escape {
-                            b'"' => b'"',
-                            b'\\' => b'\\',
-                            b'/' => b'/',
-                            b'b' => 0x08,
-                            b'f' => 0x0c,
-                            b'n' => b'\n',
-                            b'r' => b'\r',
-                            b't' => b'\t',
-                            _ => return Err(Bail),
-                        });
+                        self.scratch.push(unescape(escape).ok_or(Bail)?);
                     }
                 }
                 _ => return Err(Bail), // a control character
@@ -638,29 +627,6 @@ impl<'a> Scanner<'a> {
         }
         self.pos = i + 1;
         Ok((0, 0, class_or == 1, true))
-    }
-
-    /// `\uXXXX` (the scanner is past the `u`), joining a surrogate pair; lone surrogates are
-    /// kept, as `json.loads` keeps them.
-    fn unicode_escape(&mut self, i: &mut usize) -> Scan<u32> {
-        let code = self.hex4(*i)?;
-        *i += 4;
-        if (0xd800..=0xdbff).contains(&code) && self.data.get(*i..*i + 2) == Some(b"\\u") {
-            if let Ok(low) = self.hex4(*i + 2) {
-                if (0xdc00..=0xdfff).contains(&low) {
-                    *i += 6;
-                    return Ok(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00));
-                }
-            }
-        }
-        Ok(code)
-    }
-
-    fn hex4(&self, at: usize) -> Scan<u32> {
-        let digits = self.data.get(at..at + 4).ok_or(Bail)?;
-        digits
-            .iter()
-            .try_fold(0, |acc, &b| Ok(acc << 4 | hex_value(b)?))
     }
 
     /// A number (the scanner is on its first byte), or `-Infinity`.

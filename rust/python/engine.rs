@@ -3,85 +3,18 @@
 //! stream.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
 //! `jsondrip.Parser` delegates to either.
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
 use super::changes::{Pending, PendingChanges};
+use super::configured::{configured, dialect_of, fresh_copy, missing};
 use super::schema::{SchemaCheck, Tapped};
 use crate::core::Sink;
-use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
-
-/// What `jsondrip._engine` tells the extension once, at import ([`configure`]): the running
-/// interpreter's json dialect and the classes the engines' results are made of. The
-/// extension never imports a jsondrip module: it is given what it makes.
-struct Configured {
-    dialect: Dialect,
-    missing: Py<PyAny>,
-    decode_error: Py<PyAny>,
-    incomplete_error: Py<PyAny>,
-    change: Py<PyAny>,
-}
-
-static CONFIGURED: PyOnceLock<Configured> = PyOnceLock::new();
-
-/// Tells the extension, once, what its engines need: `dialect` is the running interpreter's
-/// json dialect `(trailing_comma, escape_at_end_unterminated)`; `missing` is
-/// `jsondrip.MISSING`; `decode_error` and `incomplete_error` the two error classes
-/// (`JSONDecodeError`, `IncompleteJSONError`); `change` the `Change` class. A second call
-/// changes nothing.
-#[pyfunction]
-pub fn configure(
-    py: Python<'_>,
-    dialect: (bool, bool),
-    missing: Py<PyAny>,
-    decode_error: Py<PyAny>,
-    incomplete_error: Py<PyAny>,
-    change: Py<PyAny>,
-) {
-    let (trailing_comma, escape_at_end_unterminated) = dialect;
-    CONFIGURED.get_or_init(py, || Configured {
-        dialect: Dialect {
-            trailing_comma,
-            escape_at_end_unterminated,
-        },
-        missing,
-        decode_error,
-        incomplete_error,
-        change,
-    });
-}
-
-fn configured(py: Python<'_>) -> PyResult<&Configured> {
-    CONFIGURED.get(py).ok_or_else(|| {
-        PyRuntimeError::new_err(
-            "jsondrip._native is used through jsondrip._engine, which configures it",
-        )
-    })
-}
-
-fn dialect_of(py: Python<'_>, flags: Option<(bool, bool)>) -> PyResult<Dialect> {
-    Ok(match flags {
-        Some((trailing_comma, escape_at_end_unterminated)) => Dialect {
-            trailing_comma,
-            escape_at_end_unterminated,
-        },
-        None => configured(py)?.dialect,
-    })
-}
-
-pub(super) fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    Ok(configured(py)?.missing.clone_ref(py))
-}
-
-/// The `Change` class (changes.rs makes its instances).
-pub(super) fn change_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    Ok(configured(py)?.change.bind(py))
-}
+use crate::core::{Failure, Mode, ParseError, Stream};
 
 /// `jsondrip.JSONDecodeError` for a core error, or `IncompleteJSONError` when the text only
 /// ended too early; `doc` is the text around the position that the stream still had.
@@ -134,15 +67,6 @@ impl Failed {
             Failed::Raised(exception) => PyErr::from_value(fresh_copy(exception.bind(py))),
         }
     }
-}
-
-/// `copy.copy(exception)`: the same type and arguments, no traceback; the exception itself
-/// where it cannot be copied.
-pub(super) fn fresh_copy<'py>(exception: &Bound<'py, PyAny>) -> Bound<'py, PyAny> {
-    let py = exception.py();
-    py.import("copy")
-        .and_then(|copy| copy.call_method1("copy", (exception,)))
-        .unwrap_or_else(|_| exception.clone())
 }
 
 /// The native engine of one stream. Use it through `jsondrip.Parser`.
@@ -298,9 +222,9 @@ impl NativeEngine {
 
     /// Read one fragment and return the list of `jsondrip.Change`s it made to the value.
     fn feed_changes(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.builder.changes = Some(Vec::new());
+        self.builder.recorder.changes = Some(Vec::new());
         let read = self.read(py, chunk);
-        let changes = self.builder.changes.take().unwrap_or_default();
+        let changes = self.builder.recorder.changes.take().unwrap_or_default();
         read?;
         Ok(PyList::new(py, changes)?.into_any().unbind())
     }
@@ -308,11 +232,11 @@ impl NativeEngine {
     /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
     /// (made into `Change`s by its `build()`), or None when it made none.
     fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.builder.changes = Some(Vec::new());
-        self.builder.pending = Some(Pending::new());
+        self.builder.recorder.changes = Some(Vec::new());
+        self.builder.recorder.pending = Some(Pending::new());
         let read = self.read(py, chunk);
-        self.builder.changes = None;
-        let pending = self.builder.pending.take().unwrap_or_default();
+        self.builder.recorder.changes = None;
+        let pending = self.builder.recorder.pending.take().unwrap_or_default();
         read?;
         if pending.is_empty() {
             return Ok(py.None());
@@ -381,9 +305,9 @@ impl NativeEngine {
     /// End the stream like `close`, and return the `jsondrip.Change`s that completing the
     /// document made (say the `add` of a top-level number).
     fn close_changes(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.builder.changes = Some(Vec::new());
+        self.builder.recorder.changes = Some(Vec::new());
         let ended = self.finish(py);
-        let changes = self.builder.changes.take().unwrap_or_default();
+        let changes = self.builder.recorder.changes.take().unwrap_or_default();
         ended?;
         Ok(PyList::new(py, changes)?.into_any().unbind())
     }

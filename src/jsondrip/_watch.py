@@ -24,7 +24,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any, Callable
 
-from ._changes import escape_token
+from ._changes import escape_token, unescape_token
 from ._missing import MISSING
 
 __all__ = ["Watcher", "compile_patterns"]
@@ -46,7 +46,7 @@ def compile_patterns(patterns: Any) -> tuple[tuple[str, ...], ...]:
             continue
         if not pattern.startswith("/"):
             raise ValueError(f"a watch pattern is a JSON Pointer ('' or '/...'): {pattern!r}")
-        steps = [s.replace("~1", "/").replace("~0", "~") for s in pattern[1:].split("/")]
+        steps = [unescape_token(s) for s in pattern[1:].split("/")]
         compiled.append(tuple(steps))
     return tuple(compiled)
 

@@ -24,6 +24,7 @@ import typing
 from itertools import islice
 from typing import Any, Callable
 
+from .._changes import escape_token
 from .._missing import MISSING
 from .progress import FINAL, Progress
 from .schema import Schema, model_violation
@@ -152,7 +153,7 @@ def completed_value(schema: Schema, tokens: tuple[Any, ...], value: Any) -> Any:
         plan = schema.partial_plan = _plan(schema.model, {}, schema.adapter.validate_python)
     base = ""
     for token in tokens:
-        base += "/" + str(token).replace("~", "~0").replace("/", "~1")
+        base += "/" + escape_token(str(token))
         if plan.kind == _MODEL:
             field = plan.fields.get(str(token))
             if field is None:
@@ -229,7 +230,7 @@ class _Field:
 
     def __init__(self, name: str, token: str, annotation: Any, plans: dict[Any, _Plan]) -> None:
         self.name = name
-        self.token = "/" + token.replace("~", "~0").replace("/", "~1")
+        self.token = "/" + escape_token(token)
         self._annotation = annotation
         self._plans = plans
         self._plan: _Plan | None = None
@@ -528,7 +529,7 @@ class _DictNode(_KeyedNode):
         self.out: dict[str, Any] = {}
 
     def entry(self, key: str) -> _Entry | None:
-        token = "/" + key.replace("~", "~0").replace("/", "~1")
+        token = "/" + escape_token(key)
         return _Entry(key, self.path + token, self.plan.item, None)
 
     def put(self, entry: _Entry | None, value: Any, final: bool) -> None:

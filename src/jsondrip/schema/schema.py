@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._changes import escape_token
 from .compile import compile_schema
 from .nodes import Node
 from .tools import tool_name_and_parameters
@@ -103,7 +104,7 @@ def model_violation(error: Any) -> SchemaViolation:
     all are in `error.errors()`, the violation's `__cause__`."""
     errors = error.errors()
     first = errors[0] if errors else {"loc": (), "msg": str(error), "type": "model"}
-    path = "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in first["loc"])
+    path = "".join("/" + escape_token(str(part)) for part in first["loc"])
     message = f"{path or '(root)'}: {first['msg']}"
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more: see __cause__.errors())"

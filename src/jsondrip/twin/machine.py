@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
 from .errors import Dialect, ErrorKind, MachineError
+from .escape import ESCAPES, HEX_DIGITS, is_high_surrogate, is_low_surrogate, join_surrogates
 from .number import NumberDigest
 
 if TYPE_CHECKING:
@@ -158,8 +159,6 @@ NUMBER_NEXT = _number_table()
 LONG_NUMBER = 32
 """jiter mode shows a float longer than this through its digest, not its whole text."""
 LITERALS = {"t": "true", "f": "false", "n": "null", "N": "NaN", "I": "Infinity"}
-ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-HEX = frozenset("0123456789abcdefABCDEF")
 WHITESPACE = " \t\n\r"
 
 # Each pattern matches the empty string, so each match always succeeds: typed so.
@@ -337,12 +336,12 @@ class Machine:
     def end_escape(self, code: int) -> int:
         """Four hex digits read: a character, a held-back high surrogate, or a pair."""
         if self.high:
-            if 0xDC00 <= code <= 0xDFFF:
-                code = 0x10000 + ((self.high - 0xD800) << 10) + (code - 0xDC00)
+            if is_low_surrogate(code):
+                code = join_surrogates(self.high, code)
                 self.high = 0
             else:
                 self.push_lone_high()
-        if 0xD800 <= code <= 0xDBFF:
+        if is_high_surrogate(code):
             self.high = code
             return SURROGATE_BACKSLASH
         self.parts.append(chr(code))
@@ -573,7 +572,7 @@ class Machine:
                         self.string_dirty = True
                         state = STRING
                 elif state == UNICODE:
-                    if c not in HEX:
+                    if c not in HEX_DIGITS:
                         if self.pypy:
                             raise self.pypy.unicode_escape(offset + i)
                         pos = offset + i - len(self.hex) - 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._changes import split_pointer
 from ..._missing import MISSING
 from ...schema.progress import (
     ARRIVING,
@@ -21,7 +22,6 @@ from ...schema.progress import (
     Progress,
     lookup,
     make_progress,
-    split_pointer,
 )
 from ...schema.violation import SchemaViolation
 from ..stream import PythonEngine, fresh_copy
