@@ -19,8 +19,7 @@ from .._dialect import DIALECT, PYPY_DECODER
 from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
 from .errors import Dialect, ErrorKind, MachineError
-from .machine import Machine
-from .pypy import PyPyErrors
+from .pypy import PyPyMachine, machine_for
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 RUNNING = Dialect(*DIALECT, pypy=PYPY_DECODER)
@@ -79,14 +78,12 @@ class PythonEngine:
         dialect; the schema is `CheckedEngine`'s)."""
         dialect = RUNNING if options.dialect is None else Dialect(*options.dialect)
         self.builder = Builder()
-        self.machine = Machine(
+        self.machine = machine_for(dialect)(
             self.builder,
             jiter_mode=options.mode == "jiter",
             max_depth=options.max_depth,
             dialect=dialect,
         )
-        if dialect.pypy:
-            self.machine.pypy = PyPyErrors(self.machine)
         self.last = ""  # the last fragment read, for an error's `doc`
         max_size = self.max_size = options.max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
@@ -182,9 +179,9 @@ class PythonEngine:
         index count, also those after the character at fault (read by then: the fragment being
         read is counted whole)."""
         _, known, line, line_start = located  # `line` holds `known`
-        pypy = self.machine.pypy
-        if pos > known and pypy is not None:
-            count, newline = pypy.newlines_between(known, min(pos, self.machine.offset))
+        machine = self.machine
+        if pos > known and isinstance(machine, PyPyMachine):
+            count, newline = machine.errors.newlines_between(known, min(pos, machine.offset))
             if count:
                 return line + count, pos - newline
         return line, pos - line_start + 1
