@@ -481,6 +481,10 @@ impl Machine {
         }
     }
 
+    /// Every syntax error leaves the machine here. The twin's counterpart is `reject`, which
+    /// also names the error site (`errors.Site`) so that PyPy's table (twin/pypy.py, a
+    /// dialect the native backend never serves) can word and place it otherwise; the sites
+    /// are the same places in both machines.
     fn syntax(&self, kind: ErrorKind, pos: u64) -> Halt {
         Halt::Syntax(kind, pos)
     }

@@ -1,6 +1,6 @@
 //! `NativeEngine`: one JSON stream, driven from Python: the native implementation of the
 //! engine contract (`jsondrip._engine.Engine`, the same names). Twin: `src/jsondrip/twin/
-//! stream.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
+//! engine.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
 //! `jsondrip.Parser` delegates to either.
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
