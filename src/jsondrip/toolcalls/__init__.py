@@ -11,6 +11,8 @@ of the arguments), a call is done (once, with `complete` saying whether to act o
 from .accumulator import ToolCallAccumulator
 from .events import (
     Event,
+    OutputDelta,
+    OutputDone,
     ReasoningDelta,
     StreamDone,
     TextDelta,
@@ -22,6 +24,8 @@ from .events import (
 
 __all__ = [
     "Event",
+    "OutputDelta",
+    "OutputDone",
     "ReasoningDelta",
     "StreamDone",
     "TextDelta",

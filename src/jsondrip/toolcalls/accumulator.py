@@ -43,6 +43,8 @@ from .lines import LineSplitter
 from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
+from .output import ABORTED as OUTPUT_ABORTED
+from .output import OutputTable
 from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
 
@@ -82,6 +84,15 @@ class ToolCallAccumulator:
     `error="schema: <message>"` (docs/schema.md). A provider-defined tool in the list
     (Anthropic's `bash_20250124`, `text_editor_...`, `web_search_20250305`...) has no schema
     there: its calls are parsed but not checked.
+
+    `output`: read each choice's text as structured output (`True`, or its schema: a
+    `Schema`, a JSON Schema dict or a pydantic model; or a function that makes the
+    `OutputParser`, for its other options: `lambda: OutputParser(Model, multiple=True)`):
+    an `OutputParser` per choice finds the document in the text; its changes come as
+    `OutputDelta`, its end as one `OutputDone` per choice and response, complete only if the
+    document is complete and valid and the provider ended the response normally
+    (docs/output.md). The text around the document is `TextDelta`, its reasoning blocks
+    `ReasoningDelta`.
     """
 
     def __init__(
@@ -91,6 +102,7 @@ class ToolCallAccumulator:
         idle_timeout: float | None = 30.0,
         clock: Callable[[], float] = time.monotonic,
         tools: Any = None,
+        output: Any = None,
     ) -> None:
         if max_arguments_size is not None and max_arguments_size < 0:
             raise ValueError("max_arguments_size must be None or at least 0")
@@ -108,6 +120,8 @@ class ToolCallAccumulator:
             schemas=None if tools is None else _schemas(tools),
             unchecked=frozenset() if tools is None else provider_tool_names(tools),
         )
+        if output is not None and output is not False:
+            self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None
         self._lanes = False  # the format has lanes (set with the handler)
@@ -317,6 +331,9 @@ class ToolCallAccumulator:
         self._ended = "abort()"
         self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
+        outputs = self._table.outputs
+        if outputs is not None:
+            outputs.cut(OUTPUT_ABORTED)
         if self._handler is not None:
             self._handler.abort(ABORTED)
         return self._drain()

@@ -218,6 +218,11 @@ class Machine:
         self.number_valid = 0  # length of the longest prefix that is a number
         self.literal = ""
         self.literal_len = 0
+        # `stop_at_end`: once the document is complete, the first character after it that is
+        # not whitespace ends the reading instead of being "Extra data"; `end` is its index
+        # in the fragment being read (Rust: `Machine::set_stop_at_end`).
+        self.stop_at_end = False
+        self.end: int | None = None
         # The dialect's errors where they are not json's, by site (`reject`); CPython's: none.
         self.rules: Rules = {}
 
@@ -402,7 +407,10 @@ class Machine:
                 else:
                     i = self.read_escape(text, i, n)
         finally:
-            self.offset += n
+            end = self.end
+            if end is not None:  # stopped at the document's end: only what it read counts
+                text = text[:end]
+            self.offset += len(text)
         self.flush()
 
     # -- the pieces of `feed`, one per family of states (Rust: the `read_*` of `run`) --------
@@ -452,6 +460,9 @@ class Machine:
                         self.line_start = offset + text.rfind("\n", i, j) + 1
                     i = j
                     continue
+                if state == DONE and self.stop_at_end:
+                    self.end = i
+                    return n
                 pos = offset + i
                 nxt = STRUCTURE_NEXT[state].get(c)
                 if nxt is None:
@@ -476,6 +487,16 @@ class Machine:
             return i
         finally:
             self.state = state
+
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving: the open
+        containers, and the string (or, in jiter mode, the number) shown at the end of them.
+        Every value shown off that path, and deeper on it, is complete."""
+        state = self.state
+        open_scalar = (state in IN_STRING and not self.in_key) or (
+            state == NUMBER and self.jiter_mode and NUMBER_ACCEPTING[self.number_state]
+        )
+        return len(self.stack) + open_scalar
 
     def read_number(self, text: str, i: int, n: int) -> int:
         """NUMBER: the sub-machine in NUMBER_NEXT until a character cannot continue the

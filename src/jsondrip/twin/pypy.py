@@ -349,7 +349,8 @@ class PyPyMachine(Machine):
         try:
             super().feed(text)
         finally:
-            errors.read(text)
+            end = self.end  # stopped at the document's end: only what it read counts
+            errors.read(text if end is None else text[:end])
 
 
 def machine_for(dialect: Dialect) -> Any:

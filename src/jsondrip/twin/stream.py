@@ -43,12 +43,14 @@ class Stream:
         "at_start",
         "builder",
         "closed",
+        "end",
         "error",
         "last",
         "machine",
         "max_size",
         "pending",
         "plain",
+        "stops",
     )
 
     def __init__(self, options: Any) -> None:
@@ -68,9 +70,14 @@ class Stream:
         self.error: Exception | None = None  # the stream stays failed after any error
         self.closed = False
         self.at_start = True  # nothing read yet: a bytes stream may open with a BOM
+        # `options.stop_at_end`: the stream ends at its document's end; `end` says where
+        # (position, line, column) once a fragment held it.
+        self.stops = options.stop_at_end
+        self.machine.stop_at_end = self.stops
+        self.end: tuple[int, int, int] | None = None
         # A str fragment may go straight to the machine: no error, not closed, no size limit,
-        # no bytes held back (updated where any of these changes).
-        self.plain = max_size is None
+        # no bytes held back, no end to look for (updated where any of these changes).
+        self.plain = max_size is None and not self.stops
 
     @property
     def done(self) -> bool:
@@ -81,6 +88,12 @@ class Stream:
         """The machine's state as a dict (`Machine.debug_state`); rust/core/stream.rs gives the
         same."""
         return self.machine.debug_state()
+
+    @property
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving
+        (`Machine.open_depth`)."""
+        return self.machine.open_depth()
 
     def _raise(
         self,
@@ -147,8 +160,11 @@ class Stream:
         if self.closed:
             raise ValueError("the parser is closed: feed() after close()")
 
-    def _read(self, text: str) -> None:
-        """Give decoded text to the machine, within max_size."""
+    def _read(self, text: str) -> str:
+        """Give decoded text to the machine, within max_size; return what it read (up to the
+        document's end, with `stop_at_end`)."""
+        if self.end is not None:
+            return ""  # the document ended: nothing after it is read
         machine = self.machine
         limit = self.max_size
         over = limit is not None and machine.offset + len(text) > limit
@@ -161,9 +177,16 @@ class Stream:
         except Exception as e:  # a value Python refuses (an int past the digit limit)
             self._fail(e)
             raise
+        end = machine.end
+        if end is not None:  # the document ended in this text: what follows is not read
+            text = text[:end]
+            over = False
+            pos = machine.offset
+            self.end = (pos, *machine.locate(pos))
         self.last = text
         if over and limit is not None:  # (over implies a limit: for the type checker)
             self._raise(ErrorKind.MaxSize, limit, limit)
+        return text
 
     def _decode(self, data: bytes) -> str | None:
         """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes.
@@ -184,15 +207,24 @@ class Stream:
             text, used = codecs.utf_8_decode(data, "surrogatepass", False)
         except UnicodeDecodeError as e:
             self._read(codecs.utf_8_decode(data[: e.start], "surrogatepass", True)[0])
+            if self.end is not None:
+                return None  # the invalid byte comes after the document's end: not read
             self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[e.start])
         self.pending = data[used:]
-        self.plain = self.max_size is None and not self.pending and self.error is None
+        self.plain = (
+            self.max_size is None and not self.pending and self.error is None and not self.stops
+        )
         return text
 
     def _feed_other(self, chunk: Chunk) -> None:
         """A fragment off the hot path: bytes, a size limit, bytes held back, or a failure."""
         if self.error is not None or self.closed:
             self._check_open()
+        if self.end is not None:  # the document ended: nothing after it is read
+            if not isinstance(chunk, (str, bytes, bytearray, memoryview)):
+                kind = type(chunk).__name__
+                raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
+            return
         if isinstance(chunk, str):
             if self.pending:
                 self._invalid_pending()
@@ -223,6 +255,8 @@ class Stream:
         if self.error is not None:
             raise fresh_copy(self.error)
         if not self.closed:
+            if self.end is not None:
+                self.pending = b""  # bytes after the document's end are not the stream's
             if self.pending:
                 self._invalid_pending("the rest of a UTF-8 character")
             try:
