@@ -86,14 +86,33 @@ pub struct DebugState {
     pub stack: String,
     /// The string being read is a key.
     pub in_key: bool,
-    /// In a literal: how many of its characters were read.
-    pub literal: Option<usize>,
+    /// In a key: how many of its characters were read (escapes decoded; a high surrogate
+    /// waiting for its low half not yet).
+    pub key: Option<u64>,
+    /// In a string, a number or a literal: the position of its first character.
+    pub token_start: Option<u64>,
+    /// In a literal: the part of it read so far (which literal, and how far).
+    pub literal: Option<&'static str>,
     /// In a `\u` escape: how many of its hex digits were read.
     pub hex: Option<u32>,
+    /// In a `\u` escape: the value of its hex digits read so far.
+    pub hex_value: Option<u32>,
     /// A high surrogate waiting for its low half (0: none).
     pub high: u32,
+    /// Just after the last `\u` escape read (None: none yet).
+    pub escape_end: Option<u64>,
+    /// In a number: how many characters of it were read.
+    pub number_len: Option<usize>,
+    /// In a number: the length of its longest prefix that is a number.
+    pub number_valid: Option<usize>,
     /// The line being read (1-based).
     pub line: u64,
+    /// The position of the line's first character.
+    pub line_start: u64,
+    /// The last `,` between values that json 3.13+ would report as trailing (0: none).
+    pub comma: u64,
+    /// A bytes stream opened with a BOM, skipped.
+    pub bom_skipped: bool,
     /// Characters read before the current fragment (after a feed: all of them).
     pub offset: u64,
 }
@@ -209,6 +228,14 @@ fn is_whitespace(b: u8) -> bool {
 /// Characters in UTF-8 (or WTF-8) bytes: every byte but continuation bytes starts one.
 pub fn count_chars(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
+}
+
+/// A mark's character position, between fragments (when every mark is one).
+fn char_of(mark: Mark) -> u64 {
+    match mark {
+        Mark::Char(c) => c,
+        Mark::Byte(_) => unreachable!("marks are resolved when a fragment ends"),
+    }
 }
 
 /// Why the machine stopped reading.
@@ -345,22 +372,39 @@ impl Machine {
         self.state == State::Done
     }
 
-    /// Where the machine is (see `DebugState`).
+    /// Where the machine is (see `DebugState`), between fragments.
     pub fn debug_state(&self) -> DebugState {
+        let state = self.state;
+        let in_key = state.in_string() && self.in_key;
+        let in_number = state == State::Number;
+        let in_token = state.in_string() || in_number || state == State::Literal;
+        let unicode = state == State::Unicode;
         DebugState {
-            state: self.state.name(),
-            number: (self.state == State::Number).then(|| self.number_state.name()),
+            state: state.name(),
+            number: in_number.then(|| self.number_state.name()),
             depth: self.stack.len(),
             stack: self
                 .stack
                 .iter()
                 .map(|&object| if object { '{' } else { '[' })
                 .collect(),
-            in_key: self.state.in_string() && self.in_key,
-            literal: (self.state == State::Literal).then_some(self.literal_len),
-            hex: (self.state == State::Unicode).then_some(self.hex_len),
+            in_key,
+            key: in_key.then(|| count_chars(&self.scratch)),
+            token_start: in_token.then(|| char_of(self.token_start)),
+            literal: (state == State::Literal).then(|| {
+                // SAFETY: literals are ASCII.
+                unsafe { std::str::from_utf8_unchecked(&self.literal[..self.literal_len]) }
+            }),
+            hex: unicode.then_some(self.hex_len),
+            hex_value: unicode.then_some(self.hex),
             high: self.high,
+            escape_end: self.escape_end.map(char_of),
+            number_len: in_number.then_some(self.number.len()),
+            number_valid: in_number.then_some(self.number_valid),
             line: self.line,
+            line_start: char_of(self.line_start),
+            comma: char_of(self.comma),
+            bom_skipped: self.bom_skipped,
             offset: self.offset,
         }
     }
@@ -376,13 +420,9 @@ impl Machine {
     /// The line and column (1-based) of a position on the current line, or (json 3.13+'s
     /// trailing comma) of the last comma.
     pub(crate) fn locate(&self, pos: u64) -> (u64, u64) {
-        let resolved = |mark: Mark| match mark {
-            Mark::Char(c) => c,
-            Mark::Byte(_) => unreachable!("marks are resolved when a fragment ends"),
-        };
-        let line_start = resolved(self.line_start);
-        if pos < line_start && pos == resolved(self.comma) {
-            return (self.comma_line, pos - resolved(self.comma_line_start) + 1);
+        let line_start = char_of(self.line_start);
+        if pos < line_start && pos == char_of(self.comma) {
+            return (self.comma_line, pos - char_of(self.comma_line_start) + 1);
         }
         (self.line, pos - line_start + 1)
     }
@@ -437,6 +477,10 @@ impl Machine {
         }
     }
 
+    /// Every syntax error leaves the machine here. The twin's counterpart is `reject`, which
+    /// also names the error site (`errors.Site`) so that PyPy's table (twin/pypy.py, a
+    /// dialect the native backend never serves) can word and place it otherwise; the sites
+    /// are the same places in both machines.
     fn syntax(&self, kind: ErrorKind, pos: u64) -> Halt {
         Halt::Syntax(kind, pos)
     }
@@ -466,6 +510,7 @@ impl Machine {
                 }
                 let object = b == b'{';
                 self.stack.push(object);
+                self.token_start = Mark::Byte(i);
                 sink.begin_container(object)?;
                 Ok(if object {
                     State::ObjectFirst

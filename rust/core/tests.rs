@@ -154,43 +154,125 @@ fn deep_nesting_is_limited_without_recursion() {
     }
 }
 
+/// The machine's whole state at the start: the fields each step below does not name.
+fn start_state() -> DebugState {
+    DebugState {
+        state: "VALUE",
+        number: None,
+        depth: 0,
+        stack: String::new(),
+        in_key: false,
+        key: None,
+        token_start: None,
+        literal: None,
+        hex: None,
+        hex_value: None,
+        high: 0,
+        escape_end: None,
+        number_len: None,
+        number_valid: None,
+        line: 1,
+        line_start: 0,
+        comma: 0,
+        bom_skipped: false,
+        offset: 0,
+    }
+}
+
 #[test]
 fn the_state_is_exposed_after_every_fragment() {
+    // The same table as tests/test_values.py's STATE_STEPS.
     let mut stream = Stream::new(Mode::Stable, 1024, None);
     let mut sink = ValueBuilder::default();
-    // (chunk, state, number sub-state, stack, in a key, hex digits, offset)
-    type Step<'a> = (
-        &'a [u8],
-        &'a str,
-        Option<&'a str>,
-        &'a str,
-        bool,
-        Option<u32>,
-        u64,
-    );
-    let steps: [Step; 7] = [
-        (b"", "VALUE", None, "", false, None, 0),
-        (b"{\"a\": [1", "NUMBER", Some("INT"), "{[", false, None, 8),
-        (b".5e", "NUMBER", Some("EXP"), "{[", false, None, 11),
-        (b"3, \"x\\", "ESCAPE", None, "{[", false, None, 17),
-        (b"u12", "UNICODE", None, "{[", false, Some(2), 20),
-        (b"34\"], \"k", "STRING", None, "{", true, None, 28),
-        (b"\": 1}", "DONE", None, "", false, None, 33),
+    let start = start_state();
+    let in_number = DebugState {
+        state: "NUMBER",
+        number: Some("INT"),
+        depth: 2,
+        stack: "{[".into(),
+        token_start: Some(7),
+        ..start.clone()
+    };
+    let in_string = DebugState {
+        depth: 2,
+        stack: "{[".into(),
+        token_start: Some(14),
+        ..start.clone()
+    };
+    let after_escape = DebugState {
+        depth: 1,
+        stack: "{".into(),
+        escape_end: Some(22),
+        ..start.clone()
+    };
+    let steps: Vec<(&[u8], DebugState)> = vec![
+        (b"", start.clone()),
+        (
+            b"{\"a\": [1",
+            DebugState {
+                number_len: Some(1),
+                number_valid: Some(1),
+                ..in_number.clone()
+            },
+        ),
+        (
+            b".5e",
+            DebugState {
+                number: Some("EXP"),
+                number_len: Some(4),
+                number_valid: Some(3),
+                ..in_number
+            },
+        ),
+        (
+            b"3, \"x\\",
+            DebugState {
+                state: "ESCAPE",
+                ..in_string.clone()
+            },
+        ),
+        (
+            b"u12",
+            DebugState {
+                state: "UNICODE",
+                hex: Some(2),
+                hex_value: Some(0x12),
+                ..in_string
+            },
+        ),
+        (
+            b"34\"], \"k",
+            DebugState {
+                state: "STRING",
+                in_key: true,
+                key: Some(1),
+                token_start: Some(26),
+                ..after_escape.clone()
+            },
+        ),
+        (
+            b"\": tr",
+            DebugState {
+                state: "LITERAL",
+                token_start: Some(31),
+                literal: Some("tr"),
+                ..after_escape
+            },
+        ),
+        (
+            b"ue}",
+            DebugState {
+                state: "DONE",
+                escape_end: Some(22),
+                ..start
+            },
+        ),
     ];
-    for (chunk, state, number, stack, in_key, hex, offset) in steps {
+    let mut offset = 0;
+    for (chunk, want) in steps {
         stream.feed_bytes(chunk, &mut sink).expect("valid prefix");
-        let want = DebugState {
-            state,
-            number,
-            depth: stack.len(),
-            stack: stack.to_string(),
-            in_key,
-            literal: None,
-            hex,
-            high: 0,
-            line: 1,
-            offset,
-        };
+        offset += chunk.len() as u64;
+        let want = DebugState { offset, ..want };
         assert_eq!(
             stream.debug_state(),
             want,

@@ -4,7 +4,7 @@
 //! The lazy form (`feed_pending`, with `Recorder::pending` set) keeps each change as data (its
 //! op, its pointer's bytes, its value) and makes the `Change` objects only when
 //! `PendingChanges.build()` is called: a tool-call delta whose changes nobody reads costs no
-//! pointer string, no `Change` and no list. Twin: `PendingChanges` in `twin/stream.py`.
+//! pointer string, no `Change` and no list. Twin: `PendingChanges` in `twin/engine.py`.
 
 use pyo3::ffi;
 use pyo3::intern;

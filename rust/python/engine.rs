@@ -1,6 +1,6 @@
 //! `NativeEngine`: one JSON stream, driven from Python: the native implementation of the
 //! engine contract (`jsondrip._engine.Engine`, the same names). Twin: `src/jsondrip/twin/
-//! stream.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
+//! engine.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
 //! `jsondrip.Parser` delegates to either.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -286,12 +286,22 @@ impl NativeEngine {
         let dict = PyDict::new(py);
         dict.set_item("state", state.state)?;
         dict.set_item("number", state.number)?;
+        dict.set_item("depth", state.depth)?;
         dict.set_item("stack", state.stack)?;
         dict.set_item("in_key", state.in_key)?;
+        dict.set_item("key", state.key)?;
+        dict.set_item("token_start", state.token_start)?;
         dict.set_item("literal", state.literal)?;
         dict.set_item("hex", state.hex)?;
+        dict.set_item("hex_value", state.hex_value)?;
         dict.set_item("high", state.high)?;
+        dict.set_item("escape_end", state.escape_end)?;
+        dict.set_item("number_len", state.number_len)?;
+        dict.set_item("number_valid", state.number_valid)?;
         dict.set_item("line", state.line)?;
+        dict.set_item("line_start", state.line_start)?;
+        dict.set_item("comma", state.comma)?;
+        dict.set_item("bom_skipped", state.bom_skipped)?;
         dict.set_item("offset", state.offset)?;
         Ok(dict)
     }

@@ -5,7 +5,7 @@ checks and the typed view out. Two backends implement the same contract, `Engine
 
 - `"native"`: `jsondrip._native.NativeEngine` (rust/python/engine.rs over the Rust core,
   rust/core/);
-- `"python"`: the stdlib-only twin, `PythonEngine` (twin/stream.py), and with a schema
+- `"python"`: the stdlib-only twin, `PythonEngine` (twin/engine.py), and with a schema
   `CheckedEngine` (twin/schema/checked.py): one class per configuration, so that a plain
   engine's `feed` runs no schema code at all.
 
@@ -319,7 +319,7 @@ def make_engine(backend: str, options: EngineOptions = DEFAULTS) -> Engine:
         return _native.NativeEngine(options)  # type: ignore[no-any-return]
     if backend != "python":
         raise ValueError(f"backend {backend!r} cannot stream; use 'native' or 'python'")
-    from .twin.stream import PendingChanges, PythonEngine
+    from .twin.engine import PendingChanges, PythonEngine
 
     PENDING_TYPES.add(PendingChanges)  # before the first twin engine can make one
     if options.schema is not None:

@@ -1,11 +1,12 @@
-"""The Python backend's engine: fragments in, live value out. Twin of rust/core/stream.rs and
-rust/python/engine.rs.
+"""A JSON stream in pure Python: fragments of text or UTF-8 bytes in any chunking. Twin of
+rust/core/stream.rs.
 
 It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
-the start of a bytes stream), enforces `max_size`, keeps the parser failed after an error, and
+the start of a bytes stream), enforces `max_size`, keeps the stream failed after an error, and
 keeps the last fragment read so that an error can show the text around its position (the Rust
 stream copies its last DOC_WINDOW characters; here a reference costs less, and an error trims
-it the same way).
+it the same way). Its errors are the public `JSONDecodeError` already (Rust: a `ParseError`
+that rust/python/engine.rs makes one). The engine around it is twin/engine.py.
 """
 
 from __future__ import annotations
@@ -14,18 +15,15 @@ import codecs
 import copy
 from typing import Any, NoReturn, Union
 
-from .._changes import Change
 from .._dialect import DIALECT, PYPY_DECODER
 from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
 from .errors import Dialect, ErrorKind, MachineError
-from .machine import Machine
-from .pypy import PyPyErrors
+from .pypy import PyPyMachine, machine_for
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 RUNNING = Dialect(*DIALECT, pypy=PYPY_DECODER)
-"""The running interpreter's json dialect: an engine's unless it is given another."""
-IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
+"""The running interpreter's json dialect: a stream's unless it is given another."""
 BOM = codecs.BOM_UTF8
 
 
@@ -38,26 +36,8 @@ def fresh_copy(error: Exception) -> Exception:
         return error
 
 
-class PendingChanges:
-    """The changes one fragment made, given as a tuple by `build()`. Twin of
-    rust/python/changes.rs's `PendingChanges`, which keeps them as data until then; here
-    they are made already (the twin's builder makes each `Change` as it goes)."""
-
-    __slots__ = ("_changes",)
-
-    def __init__(self, changes: list[Change]) -> None:
-        self._changes = changes
-
-    def build(self) -> tuple[Change, ...]:
-        """The changes as a tuple of `Change`, a new one at each call."""
-        return tuple(self._changes)
-
-    def __len__(self) -> int:
-        return len(self._changes)
-
-
-class PythonEngine:
-    """A parser of one JSON stream, in pure Python."""
+class Stream:
+    """One JSON stream read by the machine, which tells `builder` what it read."""
 
     __slots__ = (
         "at_start",
@@ -65,43 +45,31 @@ class PythonEngine:
         "closed",
         "end",
         "error",
-        "give",
         "last",
         "machine",
         "max_size",
         "pending",
         "plain",
-        "read_text",
         "stops",
-        "take",
     )
 
     def __init__(self, options: Any) -> None:
         """`options`: a `jsondrip._engine.EngineOptions` (its mode, max_depth, max_size and
-        dialect; the schema is `CheckedEngine`'s)."""
+        dialect)."""
         dialect = RUNNING if options.dialect is None else Dialect(*options.dialect)
         self.builder = Builder()
-        self.machine = Machine(
+        self.machine = machine_for(dialect)(
             self.builder,
             jiter_mode=options.mode == "jiter",
             max_depth=options.max_depth,
             dialect=dialect,
         )
-        if dialect.pypy:
-            self.machine.pypy = PyPyErrors(self.machine)
         self.last = ""  # the last fragment read, for an error's `doc`
         max_size = self.max_size = options.max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
-        self.error: Exception | None = None  # the parser stays failed after any error
+        self.error: Exception | None = None  # the stream stays failed after any error
         self.closed = False
         self.at_start = True  # nothing read yet: a bytes stream may open with a BOM
-        # One token, taken while a call reads: a second thread gets a clear error instead of
-        # corrupting the state (the native engine gets the same from pyo3's borrow check).
-        # list.pop and list.append are atomic, and cost a third of a Lock's acquire/release.
-        token = [True]
-        self.take = token.pop
-        self.give = token.append
-        self.read_text = self.machine.feed
         # `options.stop_at_end`: the stream ends at its document's end; `end` says where
         # (position, line, column) once a fragment held it.
         self.stops = options.stop_at_end
@@ -112,37 +80,12 @@ class PythonEngine:
         self.plain = max_size is None and not self.stops
 
     @property
-    def value(self) -> Any:
-        """The current best-effort value (live: updated in place by later feeds)."""
-        builder = self.builder
-        if builder.stale:
-            builder.refresh_string()
-        return builder.root
-
-    def feed_changes(self, chunk: Chunk) -> list[Change]:
-        """Read one fragment and return the changes it made to the value."""
-        builder = self.builder
-        changes: list[Change] = []
-        builder.changes = changes
-        try:
-            self.feed(chunk, refresh=False)
-        finally:
-            builder.changes = None
-        return changes
-
-    def feed_pending(self, chunk: Chunk) -> PendingChanges | None:
-        """Read one fragment like `feed_changes`; its changes as a `PendingChanges`, or None
-        when it made none."""
-        changes = self.feed_changes(chunk)
-        return PendingChanges(changes) if changes else None
-
-    @property
     def done(self) -> bool:
         """True once a complete document has been read."""
         return self.machine.done
 
     def debug_state(self) -> dict[str, Any]:
-        """The machine's state as a dict (`Machine.debug_state`); the native engine gives the
+        """The machine's state as a dict (`Machine.debug_state`); rust/core/stream.rs gives the
         same."""
         return self.machine.debug_state()
 
@@ -151,10 +94,6 @@ class PythonEngine:
         """How many values along the live value's last path are still arriving
         (`Machine.open_depth`)."""
         return self.machine.open_depth()
-
-    def progress(self, path: str | None = None) -> Any:
-        """The typed view needs a schema: this engine has none (`CheckedEngine` has)."""
-        raise ValueError("progress() needs a Parser made with schema=...")
 
     def _raise(
         self,
@@ -195,9 +134,9 @@ class PythonEngine:
         index count, also those after the character at fault (read by then: the fragment being
         read is counted whole)."""
         _, known, line, line_start = located  # `line` holds `known`
-        pypy = self.machine.pypy
-        if pos > known and pypy is not None:
-            count, newline = pypy.newlines_between(known, min(pos, self.machine.offset))
+        machine = self.machine
+        if pos > known and isinstance(machine, PyPyMachine):
+            count, newline = machine.errors.newlines_between(known, min(pos, machine.offset))
             if count:
                 return line + count, pos - newline
         return line, pos - line_start + 1
@@ -277,34 +216,6 @@ class PythonEngine:
         )
         return text
 
-    def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
-        """Read one fragment and return the current best-effort value."""
-        try:
-            token = self.take()
-        except IndexError:
-            raise RuntimeError(IN_USE) from None
-        try:
-            if self.plain and type(chunk) is str:
-                # The hot path: a str fragment goes straight to the machine.
-                if self.at_start and chunk:
-                    self.at_start = False
-                try:
-                    self.read_text(chunk)
-                except MachineError as e:
-                    self._raise_machine(e, chunk)
-                except Exception as e:  # a value Python refuses (an int past the digit limit)
-                    self._fail(e)
-                    raise
-                self.last = chunk
-            else:
-                self._feed_other(chunk)
-            builder = self.builder
-            if builder.stale and refresh:
-                builder.refresh_string()
-            return builder.root
-        finally:
-            self.give(token)
-
     def _feed_other(self, chunk: Chunk) -> None:
         """A fragment off the hot path: bytes, a size limit, bytes held back, or a failure."""
         if self.error is not None or self.closed:
@@ -339,29 +250,8 @@ class PythonEngine:
         data, self.pending = self.pending, b""
         self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[0], expected=expected)
 
-    def close(self) -> Any:
-        """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""
-        try:
-            token = self.take()
-        except IndexError:
-            raise RuntimeError(IN_USE) from None
-        try:
-            return self._close()
-        finally:
-            self.give(token)
-
-    def close_changes(self) -> list[Change]:
-        """End the stream like `close`, and return the changes that completing it made."""
-        builder = self.builder
-        changes: list[Change] = []
-        builder.changes = changes
-        try:
-            self.close()
-        finally:
-            builder.changes = None
-        return changes
-
-    def _close(self) -> Any:
+    def _close(self) -> None:
+        """End the stream: nothing, or the error that says why the text is no document."""
         if self.error is not None:
             raise fresh_copy(self.error)
         if not self.closed:
@@ -379,4 +269,3 @@ class PythonEngine:
                 raise
             self.closed = True
             self.plain = False
-        return self.value

@@ -24,7 +24,8 @@ from ...schema.progress import (
     make_progress,
 )
 from ...schema.violation import SchemaViolation
-from ..stream import PythonEngine, fresh_copy
+from ..engine import PythonEngine
+from ..stream import fresh_copy
 from .checker import Checker
 from .scanner import Scanner
 
@@ -74,16 +75,15 @@ class CheckedEngine(PythonEngine):
             raise
         return text
 
-    def _close(self) -> Any:
+    def _close(self) -> None:
         ending = self.error is None and not self.closed
-        value = super()._close()
+        super()._close()
         if ending:  # the document is complete: settle what waited for the end
             try:
                 self.scanner.close()
             except SchemaViolation as violation:
                 self._fail(violation)
                 raise
-        return value
 
     def progress(self, path: str | None = None) -> Progress:
         """The typed view of the value at the JSON Pointer `path` (None is the root)."""
