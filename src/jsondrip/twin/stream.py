@@ -64,6 +64,7 @@ class PythonEngine:
         "builder",
         "closed",
         "end",
+        "end_index",
         "error",
         "give",
         "last",
@@ -107,6 +108,7 @@ class PythonEngine:
         self.stops = options.stop_at_end
         self.machine.stop_at_end = self.stops
         self.end: tuple[int, int, int] | None = None
+        self.end_index: int | None = None  # `end`'s index in the fragment that held it
         # A str fragment may go straight to the machine: no error, not closed, no size limit,
         # no bytes held back, no end to look for (updated where any of these changes).
         self.plain = max_size is None and not self.stops
@@ -278,7 +280,9 @@ class PythonEngine:
         return text
 
     def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
-        """Read one fragment and return the current best-effort value."""
+        """Read one fragment and return the current best-effort value; with `stop_at_end`,
+        `NotImplemented` instead when the document ended in this fragment (`end` and
+        `end_index` say where)."""
         try:
             token = self.take()
         except IndexError:
@@ -296,6 +300,12 @@ class PythonEngine:
                     self._fail(e)
                     raise
                 self.last = chunk
+            elif self.stops and self.end is None:
+                before = self.machine.offset
+                self._feed_other(chunk)
+                if self.end is not None:
+                    self.end_index = self.end[0] - before
+                    return NotImplemented
             else:
                 self._feed_other(chunk)
             builder = self.builder
