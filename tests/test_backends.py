@@ -210,6 +210,7 @@ def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> No
         "debug_state",
         "done",
         "end",
+        "end_index",
         "feed",
         "feed_changes",
         "feed_pending",

@@ -95,6 +95,11 @@ impl Stream {
         self.end
     }
 
+    /// How many characters the machine has read (the position of the next one).
+    pub fn offset(&self) -> u64 {
+        self.machine.offset
+    }
+
     /// How many values along the live value's last path are still arriving (see
     /// `Machine::open_depth`).
     pub fn open_depth(&self) -> usize {

@@ -79,6 +79,9 @@ pub struct NativeEngine {
     schema: Option<Box<SchemaCheck>>,
     /// `options.stop_at_end`: the stream stops at its document's end (`end`).
     stop_at_end: bool,
+    /// With `stop_at_end`, once a fragment held the document's end: its index in that
+    /// fragment, in characters (`end_index`).
+    end_index: Option<u64>,
 }
 
 impl NativeEngine {
@@ -174,6 +177,7 @@ impl NativeEngine {
             failed: None,
             schema,
             stop_at_end,
+            end_index: None,
         })
     }
 
@@ -214,9 +218,13 @@ impl NativeEngine {
         }
     }
 
-    /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value.
+    /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value;
+    /// with `stop_at_end`, `NotImplemented` instead when the document ended in this fragment
+    /// (`end` and `end_index` say where).
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.read(py, chunk)?;
+        if self.read(py, chunk)? {
+            return Ok(py.NotImplemented());
+        }
         self.value_of(py)
     }
 
@@ -252,6 +260,13 @@ impl NativeEngine {
             schema.check_failed(py)?;
         }
         self.value_of(py)
+    }
+
+    /// With `options.stop_at_end`, once a fragment held the document's end: the index in
+    /// that fragment (in characters) of `end`'s position, else None.
+    #[getter]
+    fn end_index(&self) -> Option<u64> {
+        self.end_index
     }
 
     /// True once a complete document has been read.
@@ -340,8 +355,25 @@ impl NativeEngine {
         Ok(())
     }
 
-    /// Reads one fragment into the stream (and with `schema=`, checks what it accepted).
-    fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Reads one fragment into the stream (and with `schema=`, checks what it accepted);
+    /// true when the document ended in it (with `stop_at_end`: `end_index` is set then).
+    fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if !self.stop_at_end || self.stream.end().is_some() {
+            self.read_fragment(py, chunk)?;
+            return Ok(false);
+        }
+        let before = self.stream.offset();
+        self.read_fragment(py, chunk)?;
+        match self.stream.end() {
+            Some((pos, _, _)) => {
+                self.end_index = Some(pos - before);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    fn read_fragment(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Some(schema) = &self.schema {
             schema.check_failed(py)?;
         }

@@ -151,7 +151,11 @@ class Engine(Protocol):
 
     def feed(self, chunk: Chunk) -> Any:
         """Read one fragment (str, or UTF-8 bytes cut anywhere) and return the live value:
-        the best value so far (`MISSING` before any began), updated in place by later feeds."""
+        the best value so far (`MISSING` before any began), updated in place by later feeds.
+        With `stop_at_end`: `NotImplemented` instead (never a JSON value) when the document
+        ended in this fragment, and only then: `end` and `end_index` say where, `value` gives
+        the value. A caller that owns the text after the document needs no other check per
+        fragment (`OutputParser`'s fast path)."""
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read one fragment like `feed`, and return the `Change`s it made to the value (a
@@ -175,6 +179,12 @@ class Engine(Protocol):
         first character after it that is not whitespace, as its position (characters from the
         stream's start), line and column (1-based); None before (and without `stop_at_end`).
         Nothing from there on is read: later feeds read nothing, `close` ends the document."""
+
+    @property
+    def end_index(self) -> int | None:
+        """With `stop_at_end`, once a fragment held the document's end: the index in that
+        fragment (in characters) of `end`'s position, the first character not read; None
+        before (and without `stop_at_end`)."""
 
     @property
     def open_depth(self) -> int:

@@ -89,8 +89,8 @@ class OutputParser:
         self._failure: Exception | None = None
         self._closed = False
         self._decoder: Any = None  # bytes: an incremental UTF-8 decoder
-        # while a proven document is all there is to read: (its lookahead's feed or None, its
-        # parser's feed, feed_changes, the candidate)
+        # while a proven document is all there is to read: the callable that reads a delta
+        # into its engine (`_try_fast`); the engine counts what it read, not the candidate
         self._fast: Any = None
         self._text_cache = ""
         self._reasoning_cache = ""
@@ -108,18 +108,15 @@ class OutputParser:
         fast = self._fast
         if fast is not None and type(text) is str:
             # a proven document is open and nothing else can happen before its end: straight
-            # to its engine, which stops at the document's end
-            feed, _, engine, candidate = fast
+            # to its engine (through the callable `_try_fast` chose for this configuration),
+            # which returns NotImplemented when the document ended in `text`
             try:
-                value = feed(text)
+                value = fast(text)
             except (JSONDecodeError, SchemaViolation) as error:
-                raise self._fail(error, candidate) from None
-            if engine.end is not None:
-                return self._fast_stopped(text, False)
-            candidate.fed += len(text)
-            if self._watcher is not None:
-                self._collect()
-            return self._values if self.multiple else value
+                raise self._fail(error, self._leave_fast()) from None
+            if value is not NotImplemented:
+                return value
+            return self._fast_stopped(text, False)
         self._read(text, False)
         return self.value
 
@@ -129,9 +126,10 @@ class OutputParser:
         candidate = reader.candidate
         assert candidate is not None
         self._fast = None
-        pos, line, column = candidate.ended = candidate.parser.end
-        stop = pos - candidate.fed
-        candidate.fed += stop
+        engine = candidate.parser
+        pos, line, column = candidate.ended = engine.end
+        stop = engine.end_index
+        candidate.fed = pos  # the engine counts from the document's start
         candidate.complete = True
         # where the reader stands: past the document, on the line the engine counted to its end
         reader.pos = candidate.start + candidate.fed
@@ -143,6 +141,16 @@ class OutputParser:
         out = self._read(text[stop:], changes, made)
         return out if changes else self.value
 
+    def _leave_fast(self) -> Candidate | None:
+        """Back to the long way: the open document's count of text read, which the fast way
+        leaves to its engine, brought up to date. Returns the open document."""
+        candidate = self._reader.candidate
+        if self._fast is not None:
+            self._fast = None
+            assert candidate is not None
+            candidate.fed = candidate.parser.debug_state()["offset"]
+        return candidate
+
     def feed_changes(self, text: str | bytes) -> list[Change]:
         """Read a delta like `feed`; return the changes it made to the value (JSON Pointer
         paths as `Parser.feed_changes`; with `multiple=True`, under `/0`, `/1`... of the
@@ -150,18 +158,18 @@ class OutputParser:
         once then, none for text that turns out to be prose. Use either `feed` or this for
         one text, not both."""
         self._changes = True
-        fast = self._fast
-        if fast is not None and type(text) is str:
-            _, feed, engine, candidate = fast
+        if self._fast is not None and type(text) is str:
+            candidate = self._reader.candidate
+            assert candidate is not None
+            engine = candidate.parser
             try:
-                made = feed(text)
+                made = engine.feed_changes(text)
             except (JSONDecodeError, SchemaViolation) as error:
-                raise self._fail(error, candidate) from None
+                raise self._fail(error, self._leave_fast()) from None
             if engine.end is not None:
                 if self.multiple and made:
                     made = self._emit([(candidate, made)])
                 return made + self._fast_stopped(text, True)  # type: ignore[no-any-return]
-            candidate.fed += len(text)
             if self._watcher is not None:
                 self._collect()
             if self.multiple and made:
@@ -173,7 +181,7 @@ class OutputParser:
         self, text: str | bytes, changes: bool, made: list[Any] | None = None
     ) -> list[Change]:
         """The long way: the reader sorts the text; `made`, changes made before it."""
-        self._fast = None
+        self._leave_fast()
         if self._failure is not None:
             raise self._failure
         if self._closed:
@@ -184,21 +192,53 @@ class OutputParser:
             found = self._reader.read(text, changes)
         except Failure as failure:
             raise self._fail(failure.error, self._reader.candidate) from None
-        self._try_fast(changes)
+        self._try_fast()
         if self._watcher is not None:
             self._collect()
         if not changes:
             return []
         return self._emit(found if made is None else made + found)
 
-    def _try_fast(self, changes: bool) -> None:
+    def _try_fast(self) -> None:
         """Read the next pieces the fast way if only the open document's engine has work to
-        do: a proven document is open and nothing is held back."""
+        do: a proven document is open and nothing is held back. The fast way is one callable,
+        chosen here for this configuration: the engine's own `feed` when `feed` returns the
+        document's value and nothing is watched."""
         reader = self._reader
         candidate = reader.candidate
-        if candidate is not None and candidate.proven and not reader.held and not PYPY_DECODER:
-            engine = candidate.parser
-            self._fast = (engine.feed, engine.feed_changes, engine, candidate)
+        if candidate is None or not candidate.proven or reader.held or PYPY_DECODER:
+            return
+        feed = candidate.parser.feed
+        if self._watcher is None and not self.multiple:
+            self._fast = feed
+            return
+        collect = None if self._watcher is None else self._collect
+        values = self._values if self.multiple else None
+
+        if collect is None:
+
+            def fast(text: str) -> Any:
+                value = feed(text)
+                return value if value is NotImplemented else values
+
+        elif values is None:
+
+            def fast(text: str) -> Any:
+                value = feed(text)
+                if value is not NotImplemented:
+                    collect()
+                return value
+
+        else:
+
+            def fast(text: str) -> Any:
+                value = feed(text)
+                if value is NotImplemented:
+                    return value
+                collect()
+                return values
+
+        self._fast = fast
 
     def _decode(self, data: Any) -> str:
         if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -412,7 +452,7 @@ class OutputParser:
         return self._end(True)
 
     def _end(self, changes: bool) -> list[Change]:
-        self._fast = None
+        self._leave_fast()
         if self._failure is not None:
             raise self._failure
         if self._closed:

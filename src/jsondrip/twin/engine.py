@@ -36,7 +36,7 @@ class PendingChanges:
 class PythonEngine(Stream):
     """A parser of one JSON stream, in pure Python."""
 
-    __slots__ = ("give", "read_text", "take")
+    __slots__ = ("end_index", "give", "read_text", "take")
 
     def __init__(self, options: Any) -> None:
         """`options`: a `jsondrip._engine.EngineOptions` (its mode, max_depth, max_size and
@@ -49,6 +49,7 @@ class PythonEngine(Stream):
         self.take = token.pop
         self.give = token.append
         self.read_text = self.machine.feed
+        self.end_index: int | None = None  # `end`'s index in the fragment that held it
 
     @property
     def value(self) -> Any:
@@ -80,7 +81,9 @@ class PythonEngine(Stream):
         raise ValueError("progress() needs a Parser made with schema=...")
 
     def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
-        """Read one fragment and return the current best-effort value."""
+        """Read one fragment and return the current best-effort value; with `stop_at_end`,
+        `NotImplemented` instead when the document ended in this fragment (`end` and
+        `end_index` say where)."""
         try:
             token = self.take()
         except IndexError:
@@ -98,6 +101,12 @@ class PythonEngine(Stream):
                     self._fail(e)
                     raise
                 self.last = chunk
+            elif self.stops and self.end is None:
+                before = self.machine.offset
+                self._feed_other(chunk)
+                if self.end is not None:
+                    self.end_index = self.end[0] - before
+                    return NotImplemented
             else:
                 self._feed_other(chunk)
             builder = self.builder
