@@ -38,6 +38,8 @@ from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
 from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
+from .text import canonical_family, reader_factory
+from .text.handler import TextHandler
 
 __all__ = ["ToolCallAccumulator"]
 
@@ -72,6 +74,12 @@ class ToolCallAccumulator:
     Each call is then checked against its tool's schema as it streams; a name not among them,
     or arguments that break the schema, end the call at once with `complete=False` and
     `error="schema: <message>"` (docs/schema.md).
+
+    `text_tools`: the markup of tool calls that a model writes into its text (an open-weight
+    model served without a tool parser): `"hermes"`, `"qwen3-coder"`, `"mistral"`,
+    `"llama3-json"`, `"pythonic"`, `"deepseek"`, `"kimi-k2"`, `"glm-4.5"`, `"harmony"`, or
+    `"auto"` (the family told by its first marker). The text given to `feed_text`, or the text
+    content of a provider's stream, then yields calls like any provider's (docs/toolcalls.md).
     """
 
     def __init__(
@@ -81,12 +89,14 @@ class ToolCallAccumulator:
         idle_timeout: float | None = 30.0,
         clock: Callable[[], float] = time.monotonic,
         tools: Any = None,
+        text_tools: str | None = None,
     ) -> None:
         if max_arguments_size is not None and max_arguments_size < 0:
             raise ValueError("max_arguments_size must be None or at least 0")
         if idle_timeout is not None and idle_timeout < 0:
             raise ValueError("idle_timeout must be None or at least 0")
         self.format = canonical_format(format)
+        self.text_tools = None if text_tools is None else canonical_family(text_tools)
         self.max_arguments_size = max_arguments_size
         self.idle_timeout = idle_timeout
         self._clock = clock
@@ -165,6 +175,24 @@ class ToolCallAccumulator:
             return []
         table.events = []  # the outbox changes hands: cheaper than copying it
         return events
+
+    def feed_text(self, delta: str) -> list[Event]:
+        """Read the next piece of the model's own text (a raw completion, a local model's
+        output), cut anywhere; return the new events: `TextDelta` and `ReasoningDelta`, and,
+        with `text_tools`, the tool calls written in it. `finish()` ends the text."""
+        if type(delta) is not str:
+            raise TypeError(f"feed_text takes str, not {type(delta).__name__}")
+        if self._ended is not None:
+            self._check()
+        self._tick(self._clock())
+        handler = self._handler
+        if handler is None:
+            self.format = "text"
+            handler = self._set_handler(TextHandler(self._table))
+        if handler.done_sent:
+            handler.begin_response()
+        handler.text(delta)
+        return self._drain()
 
     def _read(self, text: str) -> None:
         """One event's data the long way: `[DONE]`, or JSON decoded in full."""
@@ -375,10 +403,16 @@ class ToolCallAccumulator:
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler
+        if self.text_tools is not None:
+            handler.text_tools = self._text_reader
         self._shortcut = handler.shortcut
         # the format names the calls its fragments go to: lanes may be armed (lane.py)
         self._lanes = type(handler).lane_target is not FormatHandler.lane_target
         return handler
+
+    def _text_reader(self, table: CallTable, choice: int) -> Any:
+        """A reader of the `text_tools` markup for one choice's text."""
+        return reader_factory(self.text_tools)(table, choice)  # type: ignore[arg-type]
 
     def _drain(self) -> list[Event]:
         table = self._table

@@ -62,6 +62,7 @@ class CallState:
         "call",
         "changes",
         "content",
+        "error_at",
         "fence",
         "last_active",
         "parser",
@@ -78,6 +79,7 @@ class CallState:
         self.announced = False
         self.last_active = now
         self.pending_close = False  # closed by the stream, waiting for the stop reason
+        self.error_at: int | None = None  # where in `raw` the JSON became invalid, if it did
         self.changes: list[Change] = []  # the preview's changes since the last delta
 
     def feed(self, text: str) -> None:
@@ -256,6 +258,7 @@ class CallTable:
         call._parts.clear()
         call.arguments = MISSING
         call.error = None
+        state.error_at = None
         state.size = 0
         state.content = False
         state.fence = None
@@ -266,6 +269,7 @@ class CallTable:
         call = state.call
         if call.error is None:
             call.error = f"invalid JSON: {_where(msg, call.raw, pos)}"
+            state.error_at = pos
             state.parser = None
 
     # -- ending ---------------------------------------------------------------------------

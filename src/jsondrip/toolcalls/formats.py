@@ -10,7 +10,7 @@ modules: it owns the text and reasoning routing and the `StreamDone` bookkeeping
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Callable
 
 from .. import loads
 from .calls import CallState, CallTable
@@ -197,10 +197,14 @@ class FormatHandler:
     FRAGMENT_PATH: tuple[str, ...] = ()
     IGNORED_KEYS: tuple[str, ...] = ()
     fragment_event: Any = None
+    # `text_tools=`: makes the reader of tool calls written in the text, per choice
+    # (toolcalls/text); None: text is only split into text and `<think>` reasoning
+    text_tools: Callable[[CallTable, int], Any] | None = None
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
         self._splitters: dict[int, ThinkSplitter] = {}
+        self._readers: dict[int, Any] = {}  # choice -> the text-tools reader of its text
         self.done_sent = True  # no response is running yet
 
     @property
@@ -223,8 +227,15 @@ class FormatHandler:
         self.done_sent = False
 
     def text(self, text: str, choice: int = 0) -> None:
-        """Assistant text: `<think>` blocks in it become reasoning."""
+        """Assistant text: `<think>` blocks in it become reasoning; with `text_tools`, tool
+        calls written in it become calls."""
         if not text:
+            return
+        if self.text_tools is not None:
+            reader = self._readers.get(choice)
+            if reader is None:
+                reader = self._readers[choice] = self.text_tools(self.table, choice)
+            reader.feed(text)
             return
         splitter = self._splitters.get(choice)
         if splitter is None:
@@ -247,8 +258,17 @@ class FormatHandler:
                     ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
                 )
 
+    def end_text(self, reason: str | None) -> None:
+        """The response's text ended: the text-tools readers pass on what they held, and a
+        call written in the text that never got its closing marker ends incomplete (before
+        the response's end could close it as if it were complete)."""
+        readers, self._readers = self._readers, {}
+        for reader in readers.values():
+            reader.end(reason)
+
     def end_response(self, reason: str | None) -> None:
         """The response ended: close its open calls, flush text, emit `StreamDone` once."""
+        self.end_text(reason)
         for state in self.table.open_states():
             self.table.close(state, reason)
         self.flush_text()
@@ -263,6 +283,7 @@ class FormatHandler:
     def finish(self) -> None:
         """The stream ended (`finish()`): calls the provider did not close are cut (never
         complete); the running response ends with the reason seen, if any."""
+        self.end_text(self.reason_so_far())
         for state in self.table.open_states():
             self.table.cut(state)
         self.flush_text()
@@ -272,6 +293,9 @@ class FormatHandler:
 
     def abort(self, why: str) -> None:
         """The stream was cut: every open call ends with `why`, keeping its text and preview."""
+        readers, self._readers = self._readers, {}
+        for reader in readers.values():
+            reader.abort(why)
         for state in self.table.open_states():
             self.table.fail(state, why, release=False)
         self.flush_text()
