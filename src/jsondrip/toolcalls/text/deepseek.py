@@ -46,7 +46,7 @@ class DeepSeekReader(TextReader):
         self.head_text = ""
 
     def in_call(self) -> bool:
-        return self.state in (self.head, self.after_sep, self.name_line, self.arguments)
+        return self.call is not None or self.state in (self.head, self.after_sep, self.name_line)
 
     def cut_message(self) -> str:
         return f"the text ended before {CALL_END!r}"
@@ -70,6 +70,7 @@ class DeepSeekReader(TextReader):
         self.text(buf[i:at])
         if marker is None:
             return at if at > i else HOLD
+        self.out.settle()  # markup: text before it cannot run on into a tag after it
         if marker == CALL:
             self.state = self.head
         elif marker == CALLS_END:
@@ -86,15 +87,20 @@ class DeepSeekReader(TextReader):
         self.head_text = self.markup().strip()
         if marker != SEP:
             return self.broken(f"expected {SEP!r} after {CALL!r}, not {seen(buf, at)}", buf, at)
-        self.state = self.after_sep
+        if self.head_text != "function":  # V3.1: the name, known now
+            if not self.head_text:
+                return self.broken("the call has no name", buf, at)
+            self.start_call(self.head_text)
+            self.state = self.arguments
+        else:
+            self.state = self.after_sep
         return at + len(SEP)
 
     def after_sep(self, buf: str, i: int) -> int:
-        """V3.1 if a JSON value follows (or the head is not `function`), else V3."""
+        """After `function<｜tool▁sep｜>`: V3.1's arguments of a tool named `function` if a
+        JSON value follows, else V3's name line."""
         c = buf[i]
-        if self.head_text != "function" or c in _JSON_STARTS or c.isspace():
-            if not self.head_text:
-                return self.broken("the call has no name", buf, i)
+        if c in _JSON_STARTS or c.isspace():
             self.start_call(self.head_text)
             self.state = self.arguments
         else:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from .json_span import ENDED, HELD, MORE, STOPPED, JsonSpan, scan_string
+from .json_span import ENDED, HELD, IN_STRING, MORE, STOPPED, JsonSpan, scan_string
 from .markers import Markers
 from .reader import MAX_MARKUP
 
@@ -57,6 +57,7 @@ class Envelope:
         "reader",
         "stop_on_invalid",
         "value",
+        "written_until",
     )
 
     def __init__(
@@ -85,6 +86,7 @@ class Envelope:
         self.args_seen = False
         self.args_abs = -1  # the text position where the arguments' value began
         self.buffered: list[str] | None = None  # arguments read before the name
+        self.written_until = -1  # the text position where the arguments' text read ends
         self.error = ""
 
     @property
@@ -110,13 +112,22 @@ class Envelope:
                 j, what = span.scan(reader, buf, i)  # type: ignore[union-attr]
                 if self.value == "args" and j > i:
                     self._args(buf[i:j])
+                    self.written_until = reader.position(j)
                     if self.stop_on_invalid and reader.call is not None:
                         reader.flush_args()
                         at = self.args_error_at()
-                        if at is not None and i <= at - reader.base <= j:
-                            return at - reader.base, INVALID
+                        if at is not None:
+                            # The parser raises in the piece holding the first character
+                            # that proves the JSON wrong; between the position it names and
+                            # that character stand only a literal's, number's or escape's
+                            # characters, never markup: from this piece on is the same.
+                            return max(at - reader.base, i), INVALID
                 if what == ENDED:
                     self._state = _NEXT
+                    i = j
+                    continue
+                if what == IN_STRING:  # the JSON before it held: the marker is text
+                    span.content_at = reader.position(j)  # type: ignore[union-attr]
                     i = j
                     continue
                 return j, what
@@ -214,7 +225,7 @@ class Envelope:
             self.args_abs = self.reader.position(i)
         else:
             self.value = "skip"
-        self._span = JsonSpan(self.markers)
+        self._span = JsonSpan(self.markers, self.stop_on_invalid and self.value == "args")
         self._state = _SPAN
         return ""
 

@@ -46,10 +46,11 @@ class GlmReader(TextReader):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.first = True
+        self.key_text = ""
         self.writer: ValueWriter | None = None
 
     def in_call(self) -> bool:
-        return self.state != self.outside
+        return self.call is not None or self.state == self.name
 
     def cut_message(self) -> str:
         return f"the text ended before {CLOSE!r}"
@@ -111,11 +112,7 @@ class GlmReader(TextReader):
             return at if at > i else HOLD
         if marker == TOO_LONG:
             return self.broken(f"a key longer than {MAX_MARKUP} characters", buf, i)
-        key = self.markup().strip()
-        self.write(("" if self.first else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
-        self.first = False
-        call = self.call
-        self.writer = value_writer(self, "" if call is None else call.call.name, key)
+        self.key_text = self.markup().strip()
         self.state = self.after_key
         return at + len(KEY_END)
 
@@ -128,6 +125,11 @@ class GlmReader(TextReader):
             return HOLD
         if found is None:
             return self.broken(f"expected {VALUE!r} after the key, not {seen(buf, i)}", buf, i)
+        key = self.key_text
+        self.write(("" if self.first else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
+        self.first = False
+        call = self.call
+        self.writer = value_writer(self, "" if call is None else call.call.name, key)
         self.state = self.value
         return i + len(VALUE)
 

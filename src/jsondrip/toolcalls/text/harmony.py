@@ -12,7 +12,10 @@ assistant` being the end of the prompt. The recipient may also stand in the role
 - the `analysis` channel is reasoning (`ReasoningDelta`), `final` and `commentary` without a
   recipient (a preamble to the user) are text;
 - a message to a built-in tool (`browser.search`, `python`: another recipient) is not a call
-  of your functions: its content goes to its channel, reasoning on `analysis`.
+  of your functions: the model's own use of its tools, read as reasoning;
+- a message of another role (`user`, a tool's output `<|start|>functions.NAME to=assistant`)
+  is not the model's output (a rendered conversation has them, a completion does not): its
+  content is skipped.
 
 The markers are special tokens and never content: a new `<|start|>` or `<|channel|>` inside a
 message ends it (a call left without `<|call|>` is incomplete). `<think>` tags are not
@@ -56,6 +59,7 @@ class HarmonyReader(TextReader):
         self.section = ""  # the header part being read: "role", "channel" or "constrain"
         self.parts: dict[str, str] = {}
         self.route = "text"  # where the content goes: "call", "reasoning" or "text"
+        self.recipient_read = False  # the header's recipient was read
 
     def in_call(self) -> bool:
         return self.call is not None
@@ -78,6 +82,7 @@ class HarmonyReader(TextReader):
 
     def begin_header(self, section: str) -> None:
         self.parts = {}
+        self.recipient_read = False
         self.section = section
         self.markup()
         self.state = self.header
@@ -89,17 +94,16 @@ class HarmonyReader(TextReader):
             self.route = "skip"
             self.state = self.content
             return i
+        if not self.recipient_read:  # the first `to=` of the header, once it is whole
+            text = self.parts.get(self.section, "") + "".join(self._markup)
+            found = (_DONE_RECIPIENT if marker is None else _RECIPIENT).search(text)
+            if found:
+                self.recipient_read = True
+                role = text if self.section == "role" else self.parts.get("role", "")
+                self.recipient(found.group(1), role)
         if marker is None:
-            if self.call is None:
-                found = _DONE_RECIPIENT.search("".join(self._markup))
-                if found:
-                    self.recipient(found.group(1))
             return at if at > i else HOLD
         self.parts[self.section] = self.parts.get(self.section, "") + self.markup()
-        if self.call is None:
-            found = _RECIPIENT.search(self.parts[self.section])
-            if found:
-                self.recipient(found.group(1))
         if marker == CHANNEL:
             self.section = "channel"
         elif marker == CONSTRAIN:
@@ -114,8 +118,11 @@ class HarmonyReader(TextReader):
             self.state = self.outside
         return at + len(marker)
 
-    def recipient(self, to: str) -> None:
-        """The header names its recipient: a call starts if it is one of the functions."""
+    def recipient(self, to: str, role_text: str) -> None:
+        """The header names its recipient: a call starts if it is one of the functions (in a
+        message of the assistant's)."""
+        if role_text.split()[:1] not in ([], ["assistant"]):
+            return
         if to.startswith(_FUNCTIONS) and len(to) > len(_FUNCTIONS):
             self.start_call(to[len(_FUNCTIONS) :])
 
@@ -123,8 +130,16 @@ class HarmonyReader(TextReader):
         if self.call is not None:
             self.route = "call"
         else:
-            channel = self.parts.get("channel", "").split()
-            self.route = "reasoning" if channel[:1] == ["analysis"] else "text"
+            role = self.parts.get("role", "").split()[:1]
+            channel = self.parts.get("channel", "").split()[:1]
+            if role not in ([], ["assistant"]):
+                self.route = "skip"  # another role's message
+            elif channel == ["analysis"] or _RECIPIENT.search(
+                self.parts.get("role", "") + " " + self.parts.get("channel", "")
+            ):
+                self.route = "reasoning"  # a built-in tool's call is the model's own work
+            else:
+                self.route = "text"
         self.state = self.content
 
     def content(self, buf: str, i: int) -> int:

@@ -8,7 +8,10 @@ JSON: the call's parser does, and says where it breaks.
 
 Outside strings it also watches for the family's markers (`</tool_call>`, `[TOOL_CALLS]`):
 markup there means the value was cut short (the parser then reports the call incomplete),
-while the same text inside a string is just text. The search jumps from one character that
+while the same text inside a string is just text. With `string_stops` it also stops at a
+marker inside a string, so that the reader can check that the JSON before it is still valid
+before reading on (a string that only looks open because the JSON broke earlier must not hide
+the call's closing marker). The search jumps from one character that
 matters to the next with a compiled pattern, so a fragment costs time in proportion to its
 length.
 """
@@ -23,11 +26,12 @@ from .markers import Markers
 if TYPE_CHECKING:
     from .reader import TextReader
 
-__all__ = ["ENDED", "HELD", "MORE", "STOPPED", "JsonSpan", "scan_string"]
+__all__ = ["ENDED", "HELD", "IN_STRING", "MORE", "STOPPED", "JsonSpan", "scan_string"]
 
-MORE, ENDED, STOPPED, HELD = range(4)
+MORE, ENDED, STOPPED, HELD, IN_STRING = range(5)
 """What `JsonSpan.scan` found: the value goes on past the text; it ended; a marker cut it;
-a marker may begin where it stopped (wait for the next fragment)."""
+a marker may begin where it stopped (wait for the next fragment); with `string_stops`, a
+marker inside a string (text, unless the JSON before it broke: see `Envelope`)."""
 
 _BEFORE, _STRING, _CONTAINER, _SCALAR, _DONE = range(5)
 _STRING_STOP = re.compile(r'["\\]')
@@ -58,9 +62,18 @@ def scan_string(buf: str, i: int, escape: bool) -> tuple[int, bool, bool]:
 class JsonSpan:
     """The extent of one JSON value, read from its first character; see the module."""
 
-    __slots__ = ("_pattern", "depth", "escape", "markers", "mode")
+    __slots__ = (
+        "_hex_left",
+        "_pattern",
+        "_string_pattern",
+        "content_at",
+        "depth",
+        "escape",
+        "markers",
+        "mode",
+    )
 
-    def __init__(self, markers: Markers | None = None) -> None:
+    def __init__(self, markers: Markers | None = None, string_stops: bool = False) -> None:
         self.markers = markers
         firsts = markers.firsts if markers is not None else frozenset()
         pattern = _PATTERNS.get(firsts)
@@ -68,6 +81,12 @@ class JsonSpan:
             extra = "".join(re.escape(c) for c in sorted(firsts - set('"{}[]')))
             pattern = _PATTERNS[firsts] = re.compile(f'["{{}}\\[\\]{extra}]')
         self._pattern = pattern
+        self._string_pattern: re.Pattern[str] | None = None
+        if string_stops and firsts:
+            extra = "".join(re.escape(c) for c in sorted(firsts - set('"\\')))
+            self._string_pattern = re.compile(f'["\\\\{extra}]')
+        self.content_at = -1  # the text position of a marker in a string read as text
+        self._hex_left = 0  # hex digits a `\\u` escape still needs (with `string_stops`)
         self.mode = _BEFORE
         self.depth = 0
         self.escape = False
@@ -92,7 +111,13 @@ class JsonSpan:
         while k < end:
             mode = self.mode
             if mode == _STRING:
-                k, closed, self.escape = scan_string(buf, k, self.escape)
+                if self._string_pattern is not None:
+                    k, what = self._string_stops(reader, buf, k)
+                    if what != ENDED:
+                        return k, what
+                    closed = True
+                else:
+                    k, closed, self.escape = scan_string(buf, k, self.escape)
                 if not closed:
                     return end, MORE
                 if self.depth == 0:
@@ -146,4 +171,50 @@ class JsonSpan:
                     self.mode = _SCALAR
             else:
                 return k, ENDED
+        return end, MORE
+
+    def _string_stops(self, reader: TextReader, buf: str, k: int) -> tuple[int, int]:
+        """String text with `string_stops`: `(j, ENDED)` after the closing quote, or where
+        the text ends (MORE) or a marker stands (IN_STRING, or HELD if it may be one)."""
+        end = len(buf)
+        pattern = self._string_pattern
+        markers = self.markers
+        assert pattern is not None and markers is not None
+        firsts = markers.firsts
+        while k < end:
+            if self.escape or self._hex_left:
+                # inside an escape: a marker's first character there is an escape no JSON
+                # has (`\<`, `\u00<`): stop before it (the JSON before it is checked) and
+                # right after it (the parser refuses it before the marker is read as text)
+                c = buf[k]
+                if c in firsts and reader.position(k) != self.content_at:
+                    return k, IN_STRING
+                if self.escape:
+                    self.escape = False
+                    self._hex_left = 4 if c == "u" else 0
+                else:
+                    self._hex_left -= 1
+                k += 1
+                if c in firsts:
+                    self._hex_left = 0
+                    return k, IN_STRING
+                continue
+            found = pattern.search(buf, k)
+            if found is None:
+                return end, MORE
+            k = found.start()
+            c = found.group()
+            if c == '"':
+                return k + 1, ENDED
+            if c == "\\":
+                self.escape = True
+                k += 1
+                continue
+            if reader.position(k) != self.content_at:
+                marker = reader.at(markers, buf, k)
+                if marker:
+                    return k, IN_STRING
+                if marker == "":
+                    return k, HELD
+            k += 1
         return end, MORE

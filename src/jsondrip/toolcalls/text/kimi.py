@@ -35,7 +35,7 @@ class KimiReader(TextReader):
     family = "kimi-k2"
 
     def in_call(self) -> bool:
-        return self.state in (self.head, self.arguments)
+        return self.call is not None or self.state == self.head
 
     def cut_message(self) -> str:
         return f"the text ended before {CALL_END!r}"
@@ -60,6 +60,7 @@ class KimiReader(TextReader):
         self.text(buf[i:at])  # blanks held as layout until text follows
         if marker is None:
             return at if at > i else HOLD
+        self.out.settle()  # markup: text before it cannot run on into a tag after it
         if marker == CALL:
             self.state = self.head
         elif marker in SECTION_END:

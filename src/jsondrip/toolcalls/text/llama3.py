@@ -48,7 +48,7 @@ class Llama3JsonReader(TextReader):
         self.envelope: Envelope | None = None
 
     def in_call(self) -> bool:
-        return self.state in (self.body, self.tagged)
+        return self.call is not None or self.state in (self.body, self.tagged)
 
     def cut_message(self) -> str:
         return "the text ended before the call's closing '}'"
@@ -82,12 +82,11 @@ class Llama3JsonReader(TextReader):
         self.text(buf[i:at])
         if marker is None:
             return at if at > i else HOLD
-        if marker == TAG:
-            if self.take_marker():
-                self.state = self.tagged
-            else:
-                self.text(marker)
-        # an end-of-turn token: dropped
+        if not self.take_marker():
+            self.text(marker)  # inside <think>: reasoning text
+        elif marker == TAG:
+            self.state = self.tagged
+        # an end-of-turn token: markup, dropped
         return at + len(marker)
 
     def tagged(self, buf: str, i: int) -> int:

@@ -45,7 +45,12 @@ class MistralReader(TextReader):
         self.envelope: Envelope | None = None
 
     def in_call(self) -> bool:
-        return self.state not in (self.outside, self.skip)
+        return self.call is not None or self.state in (
+            self.after_bot,
+            self.call_name,
+            self.call_id,
+            self.array_call,
+        )
 
     def cut_message(self) -> str:
         if self.state == self.arguments:

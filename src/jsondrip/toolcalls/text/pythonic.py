@@ -35,6 +35,7 @@ WRAPPERS = {
 _OUTSIDE = Markers(*WRAPPERS, *WRAPPERS.values())
 _ENDS = Markers(*WRAPPERS.values())
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+_NAME_GOES_ON = re.compile(r"[A-Za-z0-9_.\-]*")
 _LIST_START = re.compile(r"\[\s*[A-Za-z_][A-Za-z0-9_.\-]*\s*\(")
 _LIST_START_CUT = re.compile(r"\[\s*(?:[A-Za-z_][A-Za-z0-9_.\-]*\s*)?\Z")
 
@@ -53,13 +54,7 @@ class PythonicReader(TextReader):
         self.first = True
 
     def in_call(self) -> bool:
-        return self.state in (
-            self.call_name,
-            self.arguments,
-            self.keyword,
-            self.value,
-            self.after_value,
-        )
+        return self.call is not None or self.state == self.call_name
 
     def cut_message(self) -> str:
         return "the text ended before the call's ')'"
@@ -93,13 +88,12 @@ class PythonicReader(TextReader):
         self.text(buf[i:at])
         if marker is None:
             return at if at > i else HOLD
-        if marker in WRAPPERS:
-            if self.take_marker():
-                self.end_marker = WRAPPERS[marker]
-                self.state = self.wrapped
-            else:
-                self.text(marker)
-        # a stray end marker: dropped
+        if not self.take_marker():
+            self.text(marker)  # inside <think>: reasoning text
+        elif marker in WRAPPERS:
+            self.end_marker = WRAPPERS[marker]
+            self.state = self.wrapped
+        # a stray end marker: markup, dropped
         return at + len(marker)
 
     def wrapped(self, buf: str, i: int) -> int:
@@ -143,10 +137,14 @@ class PythonicReader(TextReader):
         self.state = self.call_name
         return i
 
+    def name_end(self, buf: str, i: int) -> int:
+        """Where the name (of a tool, or a keyword) that goes on at `buf[i]` ends."""
+        pattern = _NAME_GOES_ON if self._markup else _NAME
+        found = pattern.match(buf, i)
+        return i if found is None else found.end()
+
     def call_name(self, buf: str, i: int) -> int:
-        found = _NAME.match(buf, i)
-        assert found is not None or self._markup
-        j = found.end() if found else i
+        j = self.name_end(buf, i)
         self._markup_size += j - i
         if self._markup_size > MAX_MARKUP:
             return self.broken(f"a tool name longer than {MAX_MARKUP} characters", buf, i)
@@ -176,8 +174,7 @@ class PythonicReader(TextReader):
         return i
 
     def keyword(self, buf: str, i: int) -> int:
-        found = _NAME.match(buf, i)
-        j = found.end() if found else i
+        j = self.name_end(buf, i)
         self._markup_size += j - i
         if self._markup_size > MAX_MARKUP:
             return self.broken(f"a keyword longer than {MAX_MARKUP} characters", buf, i)

@@ -63,7 +63,7 @@ class Qwen3CoderReader(TextReader):
         self.value_start = False  # the value's first character may be its layout newline
 
     def in_call(self) -> bool:
-        return self.state != self.outside
+        return self.call is not None or self.state in (self.call_open, self.function_name)
 
     def cut_message(self) -> str:
         return f"the text ended before {CLOSE!r}"
@@ -146,13 +146,10 @@ class Qwen3CoderReader(TextReader):
         return at + 1
 
     def value(self, buf: str, i: int) -> int:
-        end = len(buf)
         if self.value_start:
             self.value_start = False
             if buf[i] == "\n":  # the template's newline after `<parameter=KEY>`
-                i += 1
-                if i == end:
-                    return i
+                return i + 1
         writer = self.writer
         assert writer is not None
         at, marker = self.scan(_VALUE_END, buf, i)

@@ -48,8 +48,9 @@ _THINK_END = Markers(CLOSE)
 
 
 def seen(buf: str, i: int) -> str:
-    """What stands at `buf[i]`, for an error message: a dozen characters, quoted."""
-    return repr(buf[i : i + 12])
+    """What stands at `buf[i]`, for an error message: its character, quoted (never more:
+    what follows it may not have arrived yet, and the message must not depend on that)."""
+    return repr(buf[i : i + 1])
 
 
 def skip_blanks(buf: str, i: int) -> int:
@@ -106,6 +107,15 @@ class TextOut:
     def flush(self) -> None:
         """The text ended: pass on what the splitter held."""
         self.settle()
+
+    def followed_by(self, c: str) -> None:
+        """The text the splitter was given is followed by `c` (held by the reader as a
+        possible marker): a tail it held as a possible tag that `c` cannot continue is text."""
+        splitter = self.splitter
+        if splitter is not None and splitter.held:
+            tag = CLOSE if splitter.inside else OPEN
+            if not tag.startswith(splitter.held + c):
+                self.settle()
 
     def through_think(self, buf: str, i: int, final: bool) -> int:
         """Pass a `<think>` block starting at `i` (or the rest of one already open) to the
@@ -174,6 +184,8 @@ class TextReader:
         self.held = buf[i:] if i < end else ""
         self.base += i
         self.flush_args()
+        if self.held:
+            self.out.followed_by(self.held[0])
 
     def end(self, reason: str | None = None) -> None:
         """The text ended normally (`reason`: the finish reason, if known): what is held is
@@ -216,8 +228,10 @@ class TextReader:
             self.call = None
 
     def _final_pass(self) -> None:
+        """Read what is held as if nothing could follow; inside a call it is dropped
+        instead: a cut marker or markup, which the call's end already says was cut."""
         self.final = True
-        if self.held:
+        if self.held and not self.in_call():
             held, self.held = self.held, ""
             self.feed(held)
         self.held = ""

@@ -7,7 +7,8 @@ JSON text here, as it arrives, so that the call's parser shows it live and check
 
 - a **string** (the schema says `string`, allows it among others, says nothing, or there is
   no schema: `tools=` not given or the key not in it): the text, escaped, between quotes,
-  written as it arrives;
+  written as it arrives; where the schema also allows null, the text `null` or `None` is null
+  (held only while the text could still be one of them);
 - an **object or array**: the text is JSON already and goes to the parser as it arrives; text
   that is not valid JSON ends the call with `invalid JSON` at the first wrong character;
 - a **number, integer, boolean or null**: short, so kept whole until the parameter closes,
@@ -112,13 +113,15 @@ class ValueWriter:
 
     __slots__ = ("_held", "_mode", "reader", "types")
 
-    _STRING, _RAW, _SCALAR, _UNDECIDED = range(4)
+    _STRING, _RAW, _SCALAR, _UNDECIDED, _NULLABLE = range(5)
 
     def __init__(self, reader: TextReader, types: frozenset[str] | None) -> None:
         self.reader = reader
         self.types = types
         self._held: list[str] = []
-        if types is None or "string" in types:
+        if types is not None and "string" in types and "null" in types:
+            self._mode = self._NULLABLE
+        elif types is None or "string" in types:
             self._mode = self._STRING
             reader.write('"')
         elif types <= _CONTAINERS:
@@ -135,6 +138,13 @@ class ValueWriter:
         mode = self._mode
         if mode == self._STRING:
             self.reader.write(escape(text))
+        elif mode == self._NULLABLE:
+            self._held.append(text)
+            held = "".join(self._held)
+            if not ("null".startswith(held) or "None".startswith(held)):
+                self._mode = self._STRING  # cannot be null: a string, written from here on
+                self._held.clear()
+                self.reader.write('"' + escape(held))
         elif mode == self._RAW:
             self.reader.write(text)
         elif mode == self._UNDECIDED:
@@ -162,6 +172,11 @@ class ValueWriter:
             self.reader.write('"')
         elif mode == self._RAW:
             return
+        elif mode == self._NULLABLE:
+            held = "".join(self._held)
+            self._held.clear()
+            is_null = held in ("null", "None")
+            self.reader.write("null" if is_null else json.dumps(held, ensure_ascii=False))
         else:
             text = "".join(self._held)
             self._held.clear()
