@@ -456,6 +456,31 @@ def test_iter_values_last_yield_is_the_whole_document(
     assert [repr(v) for v in asyncio.run(run())] == [repr(v) for v in got]
 
 
+def test_item14_iter_values_copy_yields_snapshots_to_collect(backend: str) -> None:
+    """#30 item 14: `list(iter_values(chunks))` is N references to the final value (the
+    documented live-value trade); `copy=True` gives each value as it was, sync and async."""
+    chunks = ['{"a": [1', ", 2", '], "b": {"c": "x', 'y"}}']
+    expected = [
+        {"a": []},
+        {"a": [1]},
+        {"a": [1, 2], "b": {"c": "x"}},
+        {"a": [1, 2], "b": {"c": "xy"}},
+    ]
+    live = list(jsondrip.iter_values(chunks, backend=backend))
+    assert all(value is live[-1] for value in live) and live[0] == expected[-1]
+    collected = list(jsondrip.iter_values(chunks, copy=True, backend=backend))
+    assert collected == expected
+    assert len({id(v) for v in collected}) == len(collected)
+    assert collected[2]["b"] is not collected[3]["b"]
+
+    async def run() -> list[Any]:
+        return [v async for v in jsondrip.aiter_values(_agen(chunks), copy=True, backend=backend)]
+
+    assert asyncio.run(run()) == expected
+    numbers = jsondrip.iter_values(["12", "3"], copy=True, backend=backend)
+    assert list(numbers) == [MISSING, MISSING, 123]
+
+
 def test_iter_values_yields_a_top_level_number_once_closed(backend: str) -> None:
     assert list(jsondrip.iter_values(["12", "3"], backend=backend)) == [MISSING, MISSING, 123]
     assert list(jsondrip.iter_values(["[1]"], backend=backend)) == [[1]]  # not twice

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple, Union
 
 from ._missing import MISSING
 
@@ -103,12 +103,40 @@ def _append(target: Any, text: Any, op: str, path: str) -> str:
     return target + text
 
 
-def apply_changes(doc: Any, changes: Iterable[Change]) -> Any:
+def _unpack(change: Any) -> tuple[Any, Any, Any]:
+    """(op, path, value) of a change: a `Change` or any 3-item sequence, or a mapping with
+    the keys `op`, `path` and `value` (`value` may be left out for `remove`)."""
+    kind = type(change)
+    if kind is Change or kind is tuple or kind is list or not isinstance(change, Mapping):
+        op, path, value = change
+        return op, path, value
+    for key in ("op", "path"):
+        if key not in change:
+            keys = ", ".join(repr(k) for k in change) or "none"
+            raise ValueError(f"a change object lacks {key!r} (its keys: {keys})")
+    op = change["op"]
+    if "value" in change:
+        return op, change["path"], change["value"]
+    if op == "remove":
+        return op, change["path"], None
+    raise ValueError(f"a change object lacks 'value' (op {op!r} at {change['path']!r})")
+
+
+ChangeLike = Union[Change, Sequence[Any], Mapping[str, Any]]
+"""What `apply_changes` takes as one change."""
+
+
+def apply_changes(doc: Any, changes: Iterable[ChangeLike]) -> Any:
     """Apply `changes` to `doc` (start from `jsondrip.MISSING`) and return the new document.
 
     Containers are updated in place; the root may be replaced, so use the returned value.
     Applying every `feed_changes` list of a stream in order rebuilds the value after each feed;
     adding `close_changes()` gives the final value.
+
+    A change is a `Change(op, path, value)` (or any `[op, path, value]` sequence, as JSON
+    carries it) or a mapping `{"op": ..., "path": ..., "value": ...}`, the JSON Patch shape
+    (`value` may be left out for `remove`; a mapping without `op` or `path` is a
+    `ValueError`). The browser module's `applyChanges` takes the same two shapes.
 
     Strict, so that a wrong change is an error where it happens, never a silently different
     document (the browser helper's JavaScript port follows the same rules):
@@ -127,7 +155,8 @@ def apply_changes(doc: Any, changes: Iterable[Change]) -> Any:
       asked of a number, string, literal or `MISSING` is a `ValueError` that names the op and
       path. The changes before the failing one stay applied.
     """
-    for op, path, value in changes:
+    for change in changes:
+        op, path, value = _unpack(change)
         if op not in OPS:
             raise ValueError(
                 f"unknown change op {op!r} (at {path!r}): expected add, append, replace or remove"

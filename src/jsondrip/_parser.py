@@ -8,6 +8,7 @@ from typing import Any, Union
 from . import _backends
 from ._changes import Change
 from ._missing import MISSING
+from ._snapshot import frozen_copy
 from .schema.models import partial_model
 from .schema.progress import Progress, progress
 from .schema.schema import Schema
@@ -154,7 +155,8 @@ class Parser:
         is invalid, its subclass `IncompleteJSONError` if it is a valid start cut short.
 
         With `schema=`, raises `SchemaViolation` if the complete document breaks the schema;
-        with `Schema.from_model(Model)`, returns the validated model instead of the dict.
+        with `Schema.from_model(Model)`, returns the validated model instead of the dict (what
+        pydantic refuses is a `SchemaViolation` whose `__cause__` is its `ValidationError`).
         """
         guard = self._guard
         if guard is None:
@@ -258,31 +260,49 @@ def _jiter_partial(data: Chunk, mode: str) -> Any:
         return MISSING
 
 
-def iter_values(chunks: Iterable[Chunk], **parser_options: Any) -> Iterator[Any]:
+def _same(value: Any) -> Any:
+    return value
+
+
+def iter_values(
+    chunks: Iterable[Chunk], *, copy: bool = False, **parser_options: Any
+) -> Iterator[Any]:
     """Yield the value after each chunk of an iterable; the stream must end complete.
 
-    The same live object is yielded again as it grows (see `Parser`). After the last chunk
-    the document is closed, so a truncated stream raises `JSONDecodeError`; the last value
-    yielded is always the whole document: when closing completes it (a top-level `123`,
-    which no chunk could show since a digit might follow), it is yielded once more.
+    The values are live by default: the same dict or list is yielded again as it grows (see
+    `Parser`), so use each one before asking for the next, and `list(iter_values(chunks))` is
+    N references to the final value. `copy=True` yields a snapshot of each instead (every
+    dict and list copied, strings and numbers shared, as `ToolCallDelta.snapshot()`): what to
+    collect or hand to another task, as jsonriver's values are. A snapshot costs the value's
+    size, so snapshots of every chunk of a long document cost its length squared.
+
+    After the last chunk the document is closed, so a truncated stream raises
+    `JSONDecodeError`; the last value yielded is always the whole document: when closing
+    completes it (a top-level `123`, which no chunk could show since a digit might follow),
+    it is yielded once more. `parser_options` go to `Parser`.
     """
     parser = Parser(**parser_options)
+    keep = frozen_copy if copy else _same
     value = MISSING
     for chunk in chunks:
         value = parser.feed(chunk)
-        yield value
+        yield keep(value)
     final = parser.close()
     if final is not value:
-        yield final
+        yield keep(final)
 
 
-async def aiter_values(chunks: AsyncIterable[Chunk], **parser_options: Any) -> AsyncIterator[Any]:
-    """`iter_values` for an async iterable of chunks (as jsonriver's `parse` takes)."""
+async def aiter_values(
+    chunks: AsyncIterable[Chunk], *, copy: bool = False, **parser_options: Any
+) -> AsyncIterator[Any]:
+    """`iter_values` for an async iterable of chunks (as jsonriver's `parse` takes): live
+    values by default, snapshots with `copy=True`."""
     parser = Parser(**parser_options)
+    keep = frozen_copy if copy else _same
     value = MISSING
     async for chunk in chunks:
         value = parser.feed(chunk)
-        yield value
+        yield keep(value)
     final = parser.close()
     if final is not value:
-        yield final
+        yield keep(final)

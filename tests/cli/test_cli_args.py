@@ -4,6 +4,7 @@ and how unexpected errors are reported."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import pytest
 
@@ -66,3 +67,77 @@ def test_a_registered_subcommand_runs_and_its_errors_are_one_line(
     err = capsys.readouterr().err
     assert err.startswith("Traceback (most recent call last):\n")
     assert err.endswith("RuntimeError: boom: no reason\n")
+
+
+class _Terminal:
+    """A stderr that is a terminal, keeping what is written."""
+
+    def __init__(self, tty: bool = True) -> None:
+        self.text = ""
+        self.tty = tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "python backend only (pure-Python build)",
+        "python backend only (native extension failed to import)",
+    ],
+)
+def test_item13_a_command_on_a_pure_build_says_so_once_on_a_terminal(
+    summary: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """#30 item 13: `pip install -q` hides the one line a pure build prints; a jsondrip command
+    run on a terminal says it, once, with how to get the native backend. Into a pipe (a
+    program reading stderr) it says nothing."""
+    import jsondrip.cli as cli
+
+    monkeypatch.setattr(cli, "available_backends", lambda: ["python"])
+    monkeypatch.setattr(cli, "backend_summary", lambda: summary)
+    monkeypatch.setattr(cli, "native_possible", lambda: True)  # CPython: it could be had
+    monkeypatch.setattr(cli, "_noted", False)
+    document = tmp_path / "doc.json"
+    document.write_text("[1, 2]")
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["parse", "--compact", str(document)]) == 0
+    assert main(["parse", "--compact", str(document)]) == 0
+    assert terminal.text == (
+        f"jsondrip: note: {summary}: the native backend (Rust) is faster; a wheel for this "
+        "platform has it, or on CPython install Rust (https://rustup.rs) and reinstall jsondrip "
+        "(pip install --force-reinstall --no-cache-dir jsondrip)\n"
+    )
+    assert capsys.readouterr().out == "[1, 2]\n[1, 2]\n"
+    pipe = _Terminal(tty=False)
+    monkeypatch.setattr("sys.stderr", pipe)
+    monkeypatch.setattr(cli, "_noted", False)
+    assert main(["parse", str(document)]) == 0
+    assert pipe.text == ""
+    monkeypatch.setattr(cli, "native_possible", lambda: False)  # PyPy: the pure build is it
+    assert cli.pure_build_note() is None
+    monkeypatch.setattr(cli, "native_possible", lambda: True)
+    monkeypatch.setattr(cli, "available_backends", lambda: ["native", "python"])
+    assert cli.pure_build_note() is None
+
+
+def test_item13_import_stays_silent_without_the_native_backend() -> None:
+    """#30 item 13: a bare `import jsondrip` (and its use) prints nothing, native or not."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['jsondrip._native'] = None; import jsondrip; "
+        "assert jsondrip.available_backends()[0] == 'python'; jsondrip.loads('[1]'); "
+        "jsondrip.Parser().feed('[1')"
+    )
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")

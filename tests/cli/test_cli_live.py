@@ -14,9 +14,9 @@ def final_screen(*args: str, rows: int = 40, columns: int = 120) -> tuple[int, l
 
 
 def test_the_demo_draws_the_final_calls_and_their_status() -> None:
-    status, lines, seconds = final_screen()  # no arguments, on a terminal: the live demo
+    # No bound on its time: the machine may be loaded (no timed assertions in tests).
+    status, lines, _ = final_screen()  # no arguments, on a terminal: the live demo
     assert status == 0
-    assert seconds < 10
     text = "\n".join(lines)
     assert "Traceback" not in text
     assert len([line for line in lines if line]) <= 39  # fits the terminal, prompt line free

@@ -153,13 +153,39 @@ def test_control_characters_are_shown_as_control_pictures() -> None:
 
 
 def test_no_value_yet_exits_1_with_a_message() -> None:
-    for data in (b"", b"  \n", b"123"):
+    for data in (b"", b"  \n", b"\xef\xbb\xbf "):
         result = run("parse", stdin=data)
         assert (result.status, result.stdout) == (1, "")
         assert result.stderr == (
             "jsondrip: <stdin>: no value yet: the input ends before a value has begun or is "
             "complete\n"
         )
+
+
+def test_item12_the_end_of_input_completes_a_top_level_number() -> None:
+    """#30 item 12: `printf 12 | jsondrip parse` prints 12: the input has ended, so 12 is a
+    complete document (a stream could still grow it; a file or a pipe that ended cannot)."""
+    for data, shown in ((b"12", "12"), (b" -0.5e1 ", "-5.0"), (b"true", "true"), (b"[1, 2", "[1]")):
+        result = run("parse", "--compact", stdin=data)
+        assert (result.status, result.stdout, result.stderr) == (0, shown + "\n", "")
+    assert run("parse", "--compact", "--mode", "jiter", stdin=b"12").stdout == "12\n"
+    assert run("parse", "--final", stdin=b"12").stdout == "12\n"
+
+
+def test_item12_a_number_too_large_for_a_float_says_it_overflowed() -> None:
+    """#30 item 12: `1e400` is not NaN or Infinity as written: say that it overflowed."""
+    for data, where in ((b"1e400", "''"), (b'{"a": [1, -1e999]}', "'/a/1'")):
+        result = run("parse", stdin=data)
+        assert (result.status, result.stdout) == (1, "")
+        assert result.stderr == (
+            f"jsondrip: <stdin>: the value at {where} is a number too large for a float: it "
+            "overflowed to infinity, which standard JSON cannot hold (jq and strict readers "
+            "reject it): pass --allow-nan to print it as NaN, Infinity or -Infinity\n"
+        )
+    spelled = run("parse", stdin=b'{"note": "1e400", "a": Infinity}')
+    assert "the value at '/a' is NaN or Infinity" in spelled.stderr
+    allowed = run("parse", "--allow-nan", stdin=b"1e400")
+    assert (allowed.status, allowed.stdout) == (0, "Infinity\n")
 
 
 def test_usage_errors_exit_2() -> None:

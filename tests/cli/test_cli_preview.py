@@ -333,9 +333,75 @@ def test_json_lines_recording_is_detected() -> None:
         ),
         line(event="stream_done", finish_reason="tool_calls"),
     ]
-    # the same lines when told the format, and when piped in
-    assert run("preview", "--format", "jsonl", str(path)).stdout == result.stdout
+    # the same lines when told the framing or the provider, and when piped in
+    assert run("preview", "--framing", "jsonl", str(path)).stdout == result.stdout
+    assert run("preview", "--format", "openai-chat", str(path)).stdout == result.stdout
     assert run("preview", "-", stdin=path.read_bytes()).stdout == result.stdout
+
+
+def test_item12_preview_format_names_the_provider_and_framing_is_framing() -> None:
+    """#30 item 12: `--format` means the provider, as `ToolCallAccumulator(format=...)`;
+    the framing option is `--framing`; the old `--format sse|jsonl` still works one more
+    release, with a warning."""
+    path = corpus_dir("streams") / "deepseek-chat_reasoning-content_tool-calls.chunks.jsonl"
+    plain = run("preview", str(path))
+    for args in (["--format", "deepseek"], ["--framing", "jsonl", "--format", "openai-chat"]):
+        told = run("preview", *args, str(path))
+        assert (told.status, told.stdout, told.stderr) == (0, plain.stdout, "")
+    old = run("preview", "--format", "jsonl", str(path))
+    assert (old.status, old.stdout) == (0, plain.stdout)
+    assert old.stderr == (
+        "jsondrip: warning: --format jsonl is deprecated: the framing is now --framing jsonl "
+        "(--format names the provider format, as in the library)\n"
+    )
+    wrong = run("preview", "--format", "anthropic", str(path))  # an OpenAI stream
+    assert (wrong.status, wrong.stdout) == (1, "")
+    assert wrong.stderr == (
+        f"jsondrip: {path.name}: no anthropic stream found: is it another provider's? "
+        "(leave out --format to detect it)\n"
+    )
+    unknown = run("preview", "--format", "bogus", str(path))
+    assert unknown.status == 2
+    assert "unknown provider format 'bogus': use one of auto, openai-chat," in unknown.stderr
+    clash = run("preview", "--format", "sse", "--framing", "jsonl", str(path))
+    assert (clash.status, clash.stderr) == (
+        2,
+        "jsondrip: --format sse and --framing jsonl disagree\n",
+    )
+
+
+def test_item12_preview_help_names_every_provider_format() -> None:
+    """#30 item 12: the error text says "see --help": the help names all eight formats,
+    each whole (never broken at its hyphen)."""
+    from jsondrip.toolcalls.formats import FORMATS
+
+    shown = run("preview", "--help")
+    assert shown.status == 0
+    words = set(re.findall(r"[\w.-]+", shown.stdout))
+    assert set(FORMATS) <= words, set(FORMATS) - words
+    assert "--framing" in words
+
+
+def test_item7_preview_web_exits_130_on_ctrl_c() -> None:
+    """#30 item 7: Ctrl-C ends `preview --web` as it ends the other commands: the
+    `interrupted` message and exit status 130."""
+    import signal
+
+    path = corpus_dir("streams") / "anthropic_text-then-tool-use.sse"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jsondrip", "preview", "--web", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "(Ctrl-C to stop)" in process.stdout.readline()
+        process.send_signal(signal.SIGINT)
+        status = process.wait(30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert (status, process.stderr.read()) == (130, "jsondrip: interrupted\n")
 
 
 def test_preview_usage_errors_exit_2(tmp_path: Path) -> None:

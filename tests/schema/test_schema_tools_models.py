@@ -90,8 +90,51 @@ def test_the_model_decides_what_the_schema_cannot(backend: str) -> None:
 
     parser = jsondrip.Parser(schema=Schema.from_model(Positive), backend=backend)
     parser.feed('{"n": -1}')
-    with pytest.raises(ValidationError):
+    with pytest.raises(SchemaViolation):
         parser.close()
+
+
+def test_item10_a_models_own_verdict_is_a_schema_violation_caused_by_pydantics(
+    backend: str,
+) -> None:
+    """#30 item 10: `close()` raised `pydantic.ValidationError`, not the `SchemaViolation`
+    every other check raises; now it is one, pydantic's error its `__cause__`, and a
+    `ValueError` as both were."""
+    from pydantic import field_validator
+
+    class Order(BaseModel):
+        item: str
+        qty: int
+
+        @field_validator("qty")
+        @classmethod
+        def positive(cls, qty: int) -> int:
+            if qty <= 0:
+                raise ValueError("must be positive")
+            return qty
+
+    class Basket(BaseModel):
+        orders: list[Order]
+
+    parser = jsondrip.Parser(schema=Schema.from_model(Basket), backend=backend)
+    parser.feed('{"orders": [{"item": "a/b", "qty": 1}, {"item": "c", "qty": 0}]}')
+    with pytest.raises(SchemaViolation) as caught:
+        parser.close()
+    violation = caught.value
+    assert isinstance(violation, ValueError)
+    assert str(violation) == "/orders/1/qty: Value error, must be positive"
+    assert (violation.path, violation.pos, violation.keyword) == (
+        "/orders/1/qty",
+        -1,
+        "value_error",
+    )
+    cause = violation.__cause__
+    assert isinstance(cause, ValidationError)
+    assert [e["loc"] for e in cause.errors()] == [("orders", 1, "qty")]
+    two = jsondrip.Parser(schema=Schema.from_model(Basket), backend=backend)
+    two.feed('{"orders": [{"item": "x", "qty": -1}, {"item": "y", "qty": -2}]}')
+    with pytest.raises(SchemaViolation, match=r"^/orders/0/qty: .* \(and 1 more: see __cause__"):
+        two.close()
 
 
 class Circle(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import pickle
@@ -20,6 +21,7 @@ from _toolcall_support import (  # noqa: F401 - make_acc is a fixture
     texts,
 )
 
+import jsondrip
 from jsondrip import MISSING, Change, Parser
 from jsondrip.toolcalls import (
     ReasoningDelta,
@@ -263,6 +265,8 @@ def test_a_stream_that_just_stops_is_incomplete_not_complete(make_acc) -> None:
 
 
 def test_invalid_json_says_where_keeps_raw_and_spares_the_others(make_acc) -> None:
+    """The call ends on the fragment that proves it invalid (#30 item 3): its raw text
+    stops there, and the fragment after it is counted as ignored."""
     acc = make_acc()
     out = feed_all(
         acc,
@@ -281,12 +285,13 @@ def test_invalid_json_says_where_keeps_raw_and_spares_the_others(make_acc) -> No
             "bad",
             "f",
             {"a": 1},
-            '{"a": 1,\n "b": trux} more',
-            "invalid JSON: " + json_says('{"a": 1,\n "b": trux} more'),
+            '{"a": 1,\n "b": trux}',
+            "invalid JSON: " + json_says('{"a": 1,\n "b": trux}'),
             False,
         ),
         (1, "good", "g", {"ok": True}, '{"ok": true}', None, True),
     ]
+    assert acc.ignored_fragments == 1
     check_lifecycle(acc, out)
 
 
@@ -570,3 +575,22 @@ def test_a_delta_with_pending_changes_behaves_as_any_delta(make_acc) -> None:
     assert ToolCallDelta(0, None, "f", "x", 1, [Change("add", "", 1)]).changes == [
         Change("add", "", 1)
     ]  # what a caller gives is kept as given
+
+
+def test_item14_one_batch_shows_its_end_and_the_changes_give_each_delta(make_acc) -> None:
+    """#30 item 14: the deltas of one `feed_sse` batch share the live preview (the state at
+    the batch's end; `snapshot()` then copies that), and their changes, applied in order,
+    give the state right after each delta (docs/toolcalls.md's recipe)."""
+    body = "".join(
+        f"event: {e['type']}\ndata: {json.dumps(e)}\n\n"
+        for e in anthropic_tool('{"q": "a', "b", 'c", "n": [1', ", 2]}")
+    ).encode()
+    deltas = [e for e in make_acc().feed_sse(body) if type(e) is ToolCallDelta]
+    final = {"q": "abc", "n": [1, 2]}
+    assert [d.preview for d in deltas] == [final] * 4
+    assert [d.snapshot().preview for d in deltas] == [final] * 4
+    states, doc = [], jsondrip.MISSING
+    for delta in deltas:
+        doc = jsondrip.apply_changes(doc, delta.changes)
+        states.append(copy.deepcopy(doc))
+    assert states == [{"q": "a"}, {"q": "ab"}, {"q": "abc", "n": []}, final]

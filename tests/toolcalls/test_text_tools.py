@@ -47,10 +47,21 @@ def read(make_acc: MakeAcc, case: Case, pieces: list[str], **options: Any) -> tu
     return acc, events
 
 
+def refused(error: str | None) -> bool:
+    """A call the parser refused (its JSON broke, or its schema): it ended at the fragment
+    that proved it, so its `raw` and preview run to that fragment's end, which is where the
+    text happened to be cut (docs/toolcalls.md)."""
+    return (error or "").startswith(("invalid JSON", "schema"))
+
+
 def outcome(acc: ToolCallAccumulator, events: list[Any]) -> tuple[Any, ...]:
-    """What must not depend on the chunking: every call, the text, the reasoning."""
+    """What must not depend on the chunking: every call (but what a refused call had read
+    past the point of its error), the text, the reasoning."""
     calls = tuple(
-        (c.index, c.id, c.name, c.arguments, c.raw, c.error, c.complete) for c in acc.tool_calls
+        (c.index, c.id, c.name)
+        + ((None, None) if refused(c.error) else (c.arguments, c.raw))
+        + (c.error, c.complete)
+        for c in acc.tool_calls
     )
     text, reasoning = texts(events)
     return calls, text.get(0, ""), reasoning

@@ -69,8 +69,8 @@ def pieces(text: str, cuts: list[int]) -> list[str]:
 
 def read(family: str, parts: list[str], tools: Any = None, raw: bool = False) -> tuple[Any, ...]:
     """The calls, text and reasoning read from `parts`; with `raw`, each call's raw text too,
-    and no preview for a call whose JSON broke: that one is the last preview its fragments
-    showed, which depends on where they were cut (docs/toolcalls.md)."""
+    but neither for a call the parser refused: it ended with the fragment that proved it
+    wrong, so what it read runs to where that fragment was cut (docs/toolcalls.md)."""
     acc = ToolCallAccumulator(text_tools=family, tools=tools)
     events: list[Any] = []
     for part in parts:
@@ -78,15 +78,11 @@ def read(family: str, parts: list[str], tools: Any = None, raw: bool = False) ->
     events += acc.finish()
     if raw:
         calls = [
-            (
-                c.name,
-                c.id,
-                None if (c.error or "").startswith(("invalid JSON", "schema")) else c.arguments,
-                c.raw,
-                c.error,
-                c.complete,
-            )
+            (c.name, c.id)
+            + ((None, None) if refused else (c.arguments, c.raw))
+            + (c.error, c.complete)
             for c in acc.tool_calls
+            for refused in [(c.error or "").startswith(("invalid JSON", "schema"))]
         ]
     else:
         calls = [(c.name, c.arguments, c.error, c.complete) for c in acc.tool_calls]

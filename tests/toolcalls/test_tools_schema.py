@@ -195,3 +195,57 @@ def test_a_valid_call_is_unchanged(make_acc) -> None:
         None,
         {"units": ["F"], "city": "Oslo"},
     )
+
+
+# -- provider-defined tools (#30 item 9) -------------------------------------------------------
+
+PROVIDER_TOOLS = [
+    {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},  # Anthropic, server
+    {"type": "code_execution_20250825", "name": "code_execution"},  # Anthropic, server
+    {"type": "bash_20250124", "name": "bash"},  # Anthropic-defined, run by the client
+    {"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"},
+    {"type": "web_search"},  # OpenAI Responses built-ins: no name
+    {"type": "code_interpreter", "container": {"type": "auto"}},
+    {"type": "mcp", "server_label": "docs", "server_url": "https://example.com/mcp"},
+    {"type": "custom", "name": "sql", "format": {"type": "text"}},  # free-form text input
+    {"googleSearch": {}},  # Gemini
+    {"codeExecution": {}},
+]
+OWN_TOOLS = [
+    {"name": "get_weather", "input_schema": {"type": "object", "required": ["city"]}},
+    {"type": "custom", "name": "lookup", "input_schema": {"type": "object"}},  # Anthropic
+    {"type": "function", "function": {"name": "ping"}},  # OpenAI Chat, no parameters
+    {"type": "function", "name": "add", "parameters": {"type": "object"}},  # Responses
+    {"functionDeclarations": [{"name": "now", "parameters": {"type": "OBJECT"}}]},  # Gemini
+]
+
+
+def test_item9_from_tools_leaves_out_provider_defined_tools() -> None:
+    """#30 item 9: `Schema.from_tools` gave `web_search_20250305` and friends an empty object
+    schema, which passes anything while claiming a check; they are left out now."""
+    from jsondrip import Schema
+    from jsondrip.schema.tools import provider_tool_names
+
+    schemas = Schema.from_tools(PROVIDER_TOOLS + OWN_TOOLS)
+    assert sorted(schemas) == ["add", "get_weather", "lookup", "now", "ping"]
+    assert provider_tool_names(PROVIDER_TOOLS + OWN_TOOLS) == {
+        "web_search",
+        "code_execution",
+        "bash",
+        "str_replace_based_edit_tool",
+        "sql",
+    }
+
+
+def test_item9_calls_of_provider_defined_tools_are_parsed_not_refused(make_acc) -> None:
+    """#30 item 9: with `tools=` holding Anthropic's bash tool (run by the client, schema
+    Anthropic's), a `bash` call is not an unknown tool: parsed, unchecked, complete; a
+    name in no list is still refused, and the message lists every known name."""
+    acc = make_acc(tools=PROVIDER_TOOLS + OWN_TOOLS)
+    feed_all(acc, anthropic_tool('{"command": "ls"}', name="bash"))
+    assert outcome(acc)[0][3:] == ({"command": "ls"}, '{"command": "ls"}', None, True)
+    acc = make_acc(tools=PROVIDER_TOOLS + OWN_TOOLS)
+    feed_all(acc, anthropic_tool("{}", name="rm_rf"))
+    (call,) = acc.tool_calls
+    assert call.error is not None and call.error.startswith("schema: unknown tool 'rm_rf' (the ")
+    assert "'get_weather'" in call.error and "'bash'" in call.error

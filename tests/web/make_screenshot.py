@@ -3,7 +3,9 @@
     python tests/web/make_screenshot.py [--at SECONDS]
 
 Replays the demo at a model's pace (speed 1) in headless Chromium and shoots the page `--at`
-seconds after it opened (default 2.2: the three calls are being written).
+seconds after it opened (default 4.2: two calls complete, the file's content drawn as text,
+the third call streaming). The demo's text is Chinese: the machine needs a CJK font (Debian's
+fonts-noto-cjk, or any .ttc/.otf given to Chromium's fontconfig through FONTCONFIG_FILE).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "web-preview.png"
 
 def main() -> int:
     options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    options.add_argument("--at", type=float, default=2.2)
+    options.add_argument("--at", type=float, default=4.2)
     args = options.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -37,7 +39,7 @@ def main() -> int:
             browser = playwright.chromium.launch(
                 executable_path=chromium_path(), args=["--no-sandbox"]
             )
-            page = browser.new_page(viewport={"width": 1280, "height": 760})
+            page = browser.new_page(viewport={"width": 1280, "height": 880})
             page.goto(server.url)
             time.sleep(args.at)
             page.screenshot(path=str(OUT))

@@ -104,3 +104,31 @@ def test_the_demo_at_a_models_pace_with_a_drop(
     monkeypatch.setenv("JSONDRIP_BACKEND", backend)
     demo = Path(jsondrip.cli.__file__).parent / "data" / "demo.sse"
     check_page(tab, demo, {40}, speed=20.0)
+
+
+def test_item16_the_page_shows_a_multi_line_argument_as_text(tab: Any) -> None:
+    """#30 item 16: the demo's file content was one escaped JSON line in the page; it is now
+    shown as the text it is, between fences, highlighted as Python (its `path` ends in .py),
+    as the terminal's live view shows it."""
+    demo = Path(jsondrip.cli.__file__).parent / "data" / "demo.sse"
+    server, _ = serve_recording(demo, set())
+    try:
+        page_outcome(tab, server)
+        fenced = '(p) => p.textContent.includes(\'"""\')'
+        tab.wait_for_function(
+            f"() => [...document.querySelectorAll('pre')].some({fenced})", timeout=10_000
+        )
+        shown = tab.evaluate(
+            "() => [...document.querySelectorAll('section pre')].map((p) => p.textContent)"
+        )
+        keywords = tab.evaluate(
+            "() => [...document.querySelectorAll('pre .j-keyword')].map((s) => s.textContent)"
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+    (content,) = [text for text in shown if '"content": """' in text]
+    assert "\n    ESCAPES = {\n" in content  # a line of the file, as written
+    lines = content.split("\n")
+    assert len(lines) > 20 and max(map(len, lines)) < 120  # the file's 21 lines, not one
+    assert {"def", "return", "while", "elif"} <= set(keywords)

@@ -5,6 +5,7 @@ documents cut at random places (hypothesis), on both backends and both modes."""
 from __future__ import annotations
 
 import copy
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,23 @@ WRONG: list[tuple[Any, list[list[Any]], str, Any]] = [
     ({"a": None}, [["add", "/a/0", 1]], "cannot add '/a/0': NoneType has no members", {"a": None}),
     ("s", [["add", "/0", 1]], "cannot add '/0': str has no members", "s"),
     ({}, [["add", "a", 1]], "a JSON Pointer starts with '/': 'a'", {}),
+    # #30 item 5: the JSON Patch shape {"op", "path", "value"}, the same rules
+    (
+        M,
+        [{"op": "bogus", "path": "", "value": 1}],
+        "unknown change op 'bogus' (at ''): expected add, append, replace or remove",
+        M,
+    ),
+    (
+        {"a": 1},
+        [{"op": "add", "path": "/b", "value": 2}, {"path": "/a", "value": 3}],
+        "a change object lacks 'op' (its keys: 'path', 'value')",
+        {"a": 1, "b": 2},
+    ),
+    ({}, [{"op": "add", "value": 3}], "a change object lacks 'path' (its keys: 'op', 'value')", {}),
+    ({}, [{}], "a change object lacks 'op' (its keys: none)", {}),
+    ({}, [{"op": "add", "path": "/a"}], "a change object lacks 'value' (op 'add' at '/a')", {}),
+    ({"a": 1}, [{"op": "remove", "path": "/b"}], "cannot remove '/b': no such key", {"a": 1}),
 ]
 ERRORS = [
     {"doc": wrap(doc), "changes": changes, "message": message, "after": wrap(after)}
@@ -89,9 +107,32 @@ def test_the_error_cases_are_pythons(
         pytest.skip("this apply_changes is not the strict one yet (the friction branch)")
     doc = copy.deepcopy(doc)
     with pytest.raises(ValueError) as caught:
-        jsondrip.apply_changes(doc, [jsondrip.Change(*c) for c in changes])
+        jsondrip.apply_changes(
+            doc, [c if type(c) is dict else jsondrip.Change(*c) for c in changes]
+        )
     assert str(caught.value) == message
     assert doc == after
+
+
+def test_item5_apply_changes_takes_the_readmes_wire_format() -> None:
+    """#30 item 5: the README's SSE example sends `{"op", "path", "value"}` objects; Python's
+    `apply_changes` takes them as the JavaScript `applyChanges` does (a remove without a
+    value included), mixed with `Change`s and `[op, path, value]` lists."""
+    parser = jsondrip.Parser()
+    doc: Any = M
+    for fragment in ['{"city": "Pa', 'ris", "days": [1, ', "2]}"]:
+        wire = [
+            json.dumps({"op": op, "path": p, "value": v})
+            for op, p, v in parser.feed_changes(fragment)
+        ]
+        doc = jsondrip.apply_changes(doc, [json.loads(frame) for frame in wire])
+    assert doc == {"city": "Paris", "days": [1, 2]}
+    mixed = [
+        {"op": "remove", "path": "/days"},
+        jsondrip.Change("append", "/city", "!"),
+        ["add", "/n", 1],
+    ]
+    assert jsondrip.apply_changes(doc, mixed) == {"city": "Paris!", "n": 1}
 
 
 @pytest.mark.parametrize("name", stream_names())
@@ -174,9 +215,14 @@ def test_apply_changes_matches_python_on_random_documents(
     for mode in ("stable", "jiter"):
         for _text, chunks in documents:
             recorded = feeds(chunks, backend, mode)
+            if len(streams) % 2:  # every other stream as JSON Patch objects (#30 item 5)
+                for feed in recorded:
+                    feed["changes"] = [
+                        dict(zip(("op", "path", "value"), c)) for c in feed["changes"]
+                    ]
             doc: Any = jsondrip.MISSING
             for feed in recorded:  # the fixtures are right by Python's own apply_changes
-                doc = jsondrip.apply_changes(doc, [jsondrip.Change(*c) for c in feed["changes"]])
+                doc = jsondrip.apply_changes(doc, feed["changes"])
                 assert (
                     wrap(json.loads(json.dumps(doc)) if doc is not jsondrip.MISSING else doc)
                     == feed["after"]
@@ -187,3 +233,37 @@ def test_apply_changes_matches_python_on_random_documents(
         {"streams": streams, "errors": ERRORS},
         tmp_path_factory.mktemp("node"),
     )
+
+
+READABLE = [
+    {"path": "src/app.py", "content": "import os\n\n\ndef main():\n    return 'ok'\n"},
+    {"sql": "SELECT *\nFROM t\n", "nested": [{"a": "x\ny", "b": []}, "one line"]},
+    {"note": "bell\x07 esc\x1b[2J\r\nnext", "n": [1, 2.5, True, None], "e": {}},
+    {"command": '#!/bin/sh\necho "hi"', "language": "shell", "deep": {"x": {"y": "a\nb"}}},
+    "a top-level\ntext",
+    ["  spaces\n kept", {"emoji": "🚀\n中文"}],  # (rich expands tabs: not compared)
+]
+
+
+def test_item16_the_page_draws_arguments_as_the_terminal_does(tmp_path: Path) -> None:
+    """#30 item 16: the web page showed a file's content as one escaped JSON line; its drawing
+    (readable.js) now gives, character for character, what the terminal's live view
+    (cli/readable.py, through rich) shows: multi-line strings as text, between fences."""
+    pytest.importorskip("rich")
+    from rich.console import Console
+
+    from jsondrip.cli.readable import readable_arguments
+    from jsondrip.cli.source import demo_bytes
+
+    acc = jsondrip.ToolCallAccumulator()
+    acc.feed_sse(demo_bytes())
+    acc.finish()
+    values = [call.arguments for call in acc.tool_calls] + READABLE
+    cases = []
+    for value in values:
+        console = Console(width=400, record=True, file=io.StringIO(), color_system=None)
+        console.print(readable_arguments(value))
+        lines = console.export_text().rstrip("\n").split("\n")
+        cases.append({"value": value, "terminal": "\n".join(line.rstrip() for line in lines)})
+    assert any('"content": """' in case["terminal"] for case in cases[:3])  # the demo's file
+    run_node("readable.test.mjs", {"cases": cases}, tmp_path)

@@ -279,6 +279,9 @@ def test_preview_web_serves_the_page_the_module_and_the_stream(tmp_path: Any) ->
         page = urllib.request.urlopen(url).read().decode()
         assert 'import { ToolCallClient } from "./jsondrip.js"' in page
         assert urllib.request.urlopen(url + "jsondrip.js").read().decode() == module_text()
+        assert 'import { renderArguments } from "./readable.js"' in page  # #30 item 16
+        drawing = urllib.request.urlopen(url + "readable.js").read().decode()
+        assert "export function renderArguments(" in drawing
         events = urllib.request.urlopen(url + "events").read().decode()
         assert [parse_frame(f + "\n\n")["event"] for f in events.strip("\n").split("\n\n")][
             -1

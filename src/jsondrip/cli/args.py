@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
+import textwrap
 from dataclasses import dataclass
 from typing import Callable
 
 from .. import __version__
 from .._backends import backend_summary
 from ..bench import cli as _bench
+from ..toolcalls.formats import ALIASES, FORMATS, canonical_format
 
 PROG = "jsondrip"
 
@@ -73,6 +76,54 @@ def _port(text: str) -> int:
     return value
 
 
+FRAMINGS = ("auto", "sse", "jsonl")
+PROVIDERS = {
+    "openai-chat": "OpenAI Chat Completions and compatible servers such as Mistral, DeepSeek, "
+    "Groq, xAI, Cerebras, OpenRouter, vLLM, llama.cpp",
+    "openai-responses": "the OpenAI Responses API, also Azure, xAI, LM Studio, Bedrock Mantle",
+    "anthropic": "Anthropic Messages",
+    "gemini": "Gemini API and Vertex AI, alt=sse",
+    "gemini-interactions": "the Gemini Interactions API",
+    "bedrock": "Amazon Bedrock ConverseStream, JSON lines of its events",
+    "cohere": "Cohere v2 chat",
+    "ollama": "Ollama /api/chat, NDJSON",
+}
+"""Each provider format `ToolCallAccumulator` reads, as `preview --help` names it."""
+assert tuple(PROVIDERS) == FORMATS, "a format was added: say what it reads in PROVIDERS"
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, never breaking a line inside a hyphenated name
+    (`gemini-interactions`, `--allow-nan`)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(re.sub(r"\s+", " ", text).strip(), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(
+            re.sub(r"\s+", " ", text).strip(),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
+
+
+def _provider(text: str) -> str:
+    """`preview --format`: a provider format or alias, as `ToolCallAccumulator` takes it (or,
+    deprecated, a framing: `sse`, `jsonl`)."""
+    if text in ("sse", "jsonl"):
+        return text  # the old spelling of --framing: run_preview says so
+    try:
+        return canonical_format(text)
+    except ValueError:
+        known = ", ".join(("auto", *FORMATS))
+        raise argparse.ArgumentTypeError(
+            f"unknown provider format {text!r}: use one of {known} (or an alias: "
+            f"{', '.join(ALIASES)})"
+        ) from None
+
+
 def _stream_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by `demo` and `preview`."""
     parser.add_argument(
@@ -103,9 +154,20 @@ def _configure_preview(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("auto", "sse", "jsonl"),
+        type=_provider,
         default="auto",
-        help="how the stream is framed (default: auto, from its first line)",
+        metavar="PROVIDER",
+        help="the provider format, as ToolCallAccumulator(format=...) takes it: "
+        f"{', '.join(FORMATS)}, or an alias (openai, mistral, vertex...); default: auto, "
+        "from the first event that tells",
+    )
+    parser.add_argument(
+        "--framing",
+        choices=FRAMINGS,
+        default="auto",
+        help="how the stream is framed: server-sent events or JSON lines (default: auto, "
+        "from its first non-blank character). Its old spelling, --format sse|jsonl, still "
+        "works for one more release, with a warning",
     )
     _stream_options(parser)
     parser.add_argument(
@@ -167,9 +229,10 @@ register(
     Command(
         "preview",
         "watch a recorded or piped-in stream's tool calls being written",
-        "Read an OpenAI (Chat Completions, Responses) or Anthropic (Messages) stream, as SSE or "
-        "JSON lines, and show its tool calls, text and reasoning as they arrive. Example: "
-        "curl -N ... | jsondrip preview -",
+        "Read a model's stream, as server-sent events or JSON lines, and show its tool calls, "
+        "text and reasoning as they arrive. Every provider format the library reads: "
+        + "; ".join(f"{name}: {what}" for name, what in PROVIDERS.items())
+        + ". Example: curl -N ... | jsondrip preview -",
         _configure_preview,
         ".preview_cmd:run_preview",
     )
@@ -205,6 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Incremental partial-JSON parsing for LLM streams. Without a subcommand, "
         "runs the demo.",
+        formatter_class=_HelpFormatter,
     )
     parser.add_argument(
         "--version", action="version", version=f"{PROG} {__version__}: {backend_summary()}"
@@ -213,7 +277,10 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS.values():
         sub = subparsers.add_parser(
-            command.name, help=command.help, description=command.description
+            command.name,
+            help=command.help,
+            description=command.description,
+            formatter_class=_HelpFormatter,
         )
         _common_options(sub, top=False)
         command.configure(sub)

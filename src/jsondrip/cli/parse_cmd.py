@@ -7,10 +7,12 @@ exits 1 with the message, the line and column, and a caret under the offending c
         2 |   "b": 2 "c": 3
           |          ^
 
-An input that is only the start of a document prints its value; with `--final` it is an error
-("incomplete JSON: truncated at ...", the caret at the end of the text). An input before any
-value has begun (empty, whitespace, a top-level number that may still grow) has no value: exit 1
-with a message. The output is standard JSON: NaN or Infinity is an error naming its path unless
+The end of the input ends the document: a complete one prints its value (a top-level number
+too: `printf 12` prints 12). An input that is only the start of a document prints its value;
+with `--final` it is an error ("incomplete JSON: truncated at ...", the caret at the end of the
+text). An input before any value has begun (empty, whitespace) has no value: exit 1 with a
+message. The output is standard JSON: NaN or Infinity (also a number too large for a float,
+`1e400`, which overflows to infinity, and is said so) is an error naming its path unless
 `--allow-nan`. Works without rich.
 """
 
@@ -18,12 +20,13 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import unicodedata
 
 import jsondrip
 
-from .. import MISSING, JSONDecodeError, Parser, parse_partial
+from .. import MISSING, JSONDecodeError, Parser
 from .._changes import escape_token
 from .._dialect import PYPY_DECODER
 from .errors import CLIError, UsageError, write_text
@@ -164,13 +167,15 @@ def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.file == "-" else args.file
     incomplete = False
     try:
-        if args.final:
-            parser = Parser(mode=args.mode)
-            parser.feed(data)
-            incomplete = True  # the text so far is valid: an error now means it ends too soon
-            value = parser.close()
-        else:
-            value = parse_partial(data, mode=args.mode)
+        parser = Parser(mode=args.mode)
+        parser.feed(data)
+        incomplete = True  # the text so far is valid: an error now means it ends too soon
+        try:
+            value = parser.close()  # the input has ended: a top-level `12` is complete
+        except JSONDecodeError:
+            if args.final:
+                raise
+            value = parser.value  # the start of a document: what can be shown of it
     except JSONDecodeError as error:
         if args.debug:
             import traceback
@@ -186,14 +191,28 @@ def run(args: argparse.Namespace) -> int:
     if not args.allow_nan:
         where = non_finite(value)
         if where is not None:
+            if _spells_non_finite(_decoded(data)):
+                what = "is NaN or Infinity"
+            else:  # no such literal in the text: a number too large for a float
+                what = "is a number too large for a float: it overflowed to infinity"
             raise CLIError(
-                f"{source}: the value at {where!r} is NaN or Infinity, which standard JSON "
+                f"{source}: the value at {where!r} {what}, which standard JSON "
                 "cannot hold (jq and strict readers reject it): pass --allow-nan to print it "
                 "as NaN, Infinity or -Infinity"
             )
     text = dumps(value, indent=None if args.compact else 2)
     write_text(sys.stdout, text + "\n")
     return 0
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NON_FINITE = re.compile(r"NaN|Infinity")
+
+
+def _spells_non_finite(text: str) -> bool:
+    """Whether the JSON text holds a `NaN` or `Infinity` literal (outside its strings); if not,
+    an infinite value came from a number too large for a float (`1e400`)."""
+    return _NON_FINITE.search(_STRING.sub('""', text)) is not None
 
 
 def non_finite(value: object) -> str | None:

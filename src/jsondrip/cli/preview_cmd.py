@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from ..toolcalls.formats import FORMATS
-from .errors import CLIError, UsageError, write_text
+from .errors import CLIError, UsageError, report, write_text
 from .ndjson import NdjsonSink
 from .replay import paced
 from .source import Chunk, Source, open_demo, open_file, open_stdin
@@ -76,16 +76,18 @@ def _pieces(source: Source, speed: float) -> Iterator[Chunk]:
     return paced(source.fragments or [], speed)
 
 
-def show(source: Source, sink: Sink, speed: float) -> int:
-    """Feed every piece of `source` to a fresh accumulator and hand its events to `sink`."""
+def show(source: Source, sink: Sink, speed: float, provider: str = "auto") -> int:
+    """Feed every piece of `source` to a fresh accumulator of the `provider` format and hand
+    its events to `sink`."""
     from ..toolcalls import ToolCallAccumulator
 
-    accumulator = ToolCallAccumulator()
+    accumulator = ToolCallAccumulator(format=provider)
     feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
     with sink:
         sink.start(source.name, source.format)
         try:
             described = False
+            shown = False  # an event came out (told the format, the input may hold none of it)
             for number, piece in enumerate(_pieces(source, speed), 1):
                 try:
                     events = feed(piece)
@@ -94,10 +96,17 @@ def show(source: Source, sink: Sink, speed: float) -> int:
                 if not described and accumulator.format != "auto":
                     sink.describe(accumulator.format)
                     described = True
+                shown = shown or bool(events)
                 sink.handle(events)
             if not described:  # no event of a known API in the whole input
                 raise CLIError(f"{source.name}: no stream found: {EXPECTED}")
-            sink.handle(accumulator.finish())
+            last = accumulator.finish()
+            if provider != "auto" and not (shown or last):
+                raise CLIError(
+                    f"{source.name}: no {accumulator.format} stream found: is it another "
+                    "provider's? (leave out --format to detect it)"
+                )
+            sink.handle(last)
         except KeyboardInterrupt:
             sink.handle(accumulator.abort() or [])
             sink.finish(interrupted=True)
@@ -112,12 +121,32 @@ def run_demo(args: argparse.Namespace) -> int:
     return show(open_demo(), sink, _speed(args))
 
 
+def framing_and_provider(args: argparse.Namespace) -> tuple[str, str]:
+    """`--framing` and `--format` (the provider), taking the deprecated `--format sse|jsonl`
+    as the framing with a warning on stderr."""
+    framing, provider = args.framing, args.format
+    if provider in ("sse", "jsonl"):
+        if framing not in ("auto", provider):
+            raise UsageError(f"--format {provider} and --framing {framing} disagree")
+        report(
+            f"warning: --format {provider} is deprecated: the framing is now --framing "
+            f"{provider} (--format names the provider format, as in the library)"
+        )
+        framing, provider = provider, "auto"
+    return framing, provider
+
+
+def open_source(name: str, framing: str) -> Source:
+    """The stream to show: standard input for `-`, else the file `name`."""
+    return open_stdin(framing) if name == "-" else open_file(name, framing)
+
+
 def run_preview(args: argparse.Namespace) -> int:
     """Run `jsondrip preview FILE|-` (with `--web`: serve the page instead)."""
     if getattr(args, "web", False):
         from .web_cmd import run_web
 
         return run_web(args)
+    framing, provider = framing_and_provider(args)
     sink = _make_sink(args)
-    source = open_stdin(args.format) if args.file == "-" else open_file(args.file, args.format)
-    return show(source, sink, _speed(args))
+    return show(open_source(args.file, framing), sink, _speed(args), provider)

@@ -10,43 +10,44 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..toolcalls import ToolCallAccumulator
 from ..web.server import PreviewServer, replay_into
 from ..web.sse import SSELog
 from .errors import write_text
+from .preview_cmd import framing_and_provider, open_source
 from .replay import paced
-from .source import Source, open_demo, open_file, open_stdin
+from .source import Source, open_demo
 
 __all__ = ["run_web", "serve"]
 
 
-def serve(source: Source, *, speed: float, port: int = 0) -> PreviewServer:
-    """A server (not yet serving) whose first page view replays `source` at `speed`."""
+def serve(source: Source, *, speed: float, port: int = 0, provider: str = "auto") -> PreviewServer:
+    """A server (not yet serving) whose first page view replays `source` at `speed`, read as
+    the `provider` format."""
 
     def start(log: SSELog) -> None:
         pieces = source.live if source.live is not None else paced(source.fragments or [], speed)
-        replay_into(log, pieces, source.format)
+        replay_into(log, pieces, source.format, ToolCallAccumulator(format=provider))
 
     return PreviewServer(start, port=port)
 
 
 def run_web(args: argparse.Namespace) -> int:
-    """Serve the page until interrupted."""
+    """Serve the page until interrupted: Ctrl-C ends it as it ends every command (the
+    `interrupted` message, exit status 130)."""
     if getattr(args, "file", None) is None:
-        source = open_demo()
-    elif args.file == "-":
-        source = open_stdin(args.format)
+        source, provider = open_demo(), "auto"
     else:
-        source = open_file(args.file, args.format)
+        framing, provider = framing_and_provider(args)
+        source = open_source(args.file, framing)
     speed = 1.0 if args.speed is None else float(args.speed)
-    server = serve(source, speed=speed, port=args.port)
+    server = serve(source, speed=speed, port=args.port, provider=provider)
     write_text(
         sys.stdout,
         f"jsondrip: the live view of {source.name} is at {server.url} (Ctrl-C to stop)\n",
     )
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass
     finally:
         server.server_close()
     return 0

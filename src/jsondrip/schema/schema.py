@@ -7,6 +7,7 @@ from typing import Any
 from .compile import compile_schema
 from .nodes import Node
 from .tools import tool_name_and_parameters
+from .violation import SchemaViolation
 
 
 class Schema:
@@ -61,19 +62,49 @@ class Schema:
     @classmethod
     def from_tools(cls, tools: Any) -> dict[str, Schema]:
         """Each tool's name and schema, from a list of tool definitions (Gemini's
-        `{"functionDeclarations": [...]}` groups included)."""
+        `{"functionDeclarations": [...]}` groups included).
+
+        Tools the provider defines are left out: Anthropic's versioned tools
+        (`{"type": "web_search_20250305", "name": "web_search"}`, `code_execution_...`,
+        `bash_...`, `text_editor_...`), OpenAI's and Gemini's built-in tools, OpenAI's
+        free-form `custom` tools: their definitions hold no schema to check against, and
+        an empty one would pass anything while claiming a check."""
         from .tools import iter_tools
 
         return {name: cls(parameters) for name, parameters in iter_tools(tools)}
 
     def validate_model(self, value: Any) -> Any:
-        """The pydantic model (or typed value) of a complete value, when built by from_model."""
+        """The pydantic model (or typed value) of a complete value, when built by from_model.
+
+        pydantic's own verdict (a validator, a type the JSON Schema cannot say) is raised as a
+        `SchemaViolation` whose `__cause__` is the `pydantic.ValidationError` (see
+        `model_violation`)."""
         if self.adapter is None:
             return value
-        return self.adapter.validate_python(value)
+        from pydantic import ValidationError
+
+        try:
+            return self.adapter.validate_python(value)
+        except ValidationError as error:
+            raise model_violation(error) from error
 
     def __repr__(self) -> str:
         title: str | None = None
         if isinstance(self.json_schema, dict):
             title = self.json_schema.get("title")
         return f"<jsondrip.Schema {title or ''}>".replace(" >", ">")
+
+
+def model_violation(error: Any) -> SchemaViolation:
+    """A `SchemaViolation` for a `pydantic.ValidationError` raised on a complete document: its
+    first error's location as `path` (a JSON Pointer), pydantic's message, its error type
+    (`value_error`, `greater_than`...) as `keyword`, and `pos` -1 (no one character made it
+    certain: pydantic judged the whole document). The other errors are counted in the message;
+    all are in `error.errors()`, the violation's `__cause__`."""
+    errors = error.errors()
+    first = errors[0] if errors else {"loc": (), "msg": str(error), "type": "model"}
+    path = "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in first["loc"])
+    message = f"{path or '(root)'}: {first['msg']}"
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more: see __cause__.errors())"
+    return SchemaViolation(message, path=path, pos=-1, keyword=str(first["type"]))

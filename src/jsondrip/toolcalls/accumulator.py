@@ -13,6 +13,9 @@ Bytes or events in, events out; no network, no threads, no sleeping. The rules:
   `[]`.
 - Each call emits `ToolCallStarted` once, `ToolCallDelta` per non-empty fragment, and
   `ToolCallDone` exactly once, however often the stream repeats itself.
+- A call ends as soon as its text is proven invalid (or breaks its tool's schema): the
+  fragment that proved it gets its delta, then `ToolCallDone` with `complete=False`. Later
+  fragments of an ended call are dropped and counted in `ignored_fragments`, never raised.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import time
 from typing import Any, Callable
 
 from .. import JSONDecodeError, Parser, Schema, SchemaViolation, loads
+from ..schema.tools import provider_tool_names
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
 from .calls import CallState, CallTable
@@ -73,7 +77,9 @@ class ToolCallAccumulator:
     `tools`: the tool definitions given to the API (any SDK's shape, see `Schema.from_tools`).
     Each call is then checked against its tool's schema as it streams; a name not among them,
     or arguments that break the schema, end the call at once with `complete=False` and
-    `error="schema: <message>"` (docs/schema.md).
+    `error="schema: <message>"` (docs/schema.md). A provider-defined tool in the list
+    (Anthropic's `bash_20250124`, `text_editor_...`, `web_search_20250305`...) has no schema
+    there: its calls are parsed but not checked.
 
     `text_tools`: the markup of tool calls that a model writes into its text (an open-weight
     model served without a tool parser): `"hermes"`, `"qwen3-coder"`, `"mistral"`,
@@ -106,6 +112,7 @@ class ToolCallAccumulator:
             parser_factory=Parser,
             clock=clock,
             schemas=None if tools is None else Schema.from_tools(tools),
+            unchecked=frozenset() if tools is None else provider_tool_names(tools),
         )
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None
@@ -128,11 +135,24 @@ class ToolCallAccumulator:
         """Every call seen so far, in the order they started (`index` is the position)."""
         return list(self._table.calls)
 
+    @property
+    def ignored_fragments(self) -> int:
+        """How many argument fragments arrived for calls that had already ended (invalid
+        JSON, a schema violation, too large, timed out, closed) and were dropped unread: the
+        tokens a model spent after its call could no longer be used."""
+        return self._table.ignored_fragments
+
     def feed_sse(self, data: bytes | bytearray | memoryview | str) -> list[Event]:
         """Read raw `text/event-stream` bytes or str, cut anywhere; return the new events.
 
         `data: [DONE]` ends an OpenAI response; comments and keep-alives are skipped, and so
         is data that is not a JSON object.
+
+        Several events may come from one call, several deltas of one tool call among them:
+        their `preview` is the call's one live value, so each shows the state at the end of
+        the batch (and `snapshot()`, taken afterwards, copies that state). Each delta's own
+        `changes` are exact: applied in order to a copy of your own, they give the preview as
+        it was right after that delta (docs/toolcalls.md).
         """
         # The armed lane first, inline (`feed_lines` and `feed` repeat these lines on purpose:
         # a shared method would cost a frame, a tenth of the event's time).

@@ -6,7 +6,11 @@ module does the rest, the same for every provider:
 - `start` makes a `ToolCall`; `announce` emits `ToolCallStarted` once.
 - `append` records the raw text (bounded by `max_arguments_size`), strips a markdown fence,
   feeds a stable-mode `jsondrip.Parser` and emits `ToolCallDelta` with the live preview.
-  An invalid fragment sets the error at once; the call then takes no more text.
+  A fragment that proves the text can never be valid JSON (or, with a schema, can never be
+  accepted) gets its delta, whose changes still rebuild the preview (refused.py), and ends
+  the call at once (`ToolCallDone`, `complete=False`, the positioned error): waiting for the
+  provider to close it would only spend tokens. A fragment for a call already ended is
+  dropped unread and counted (`ignored_fragments`), never raised.
 - `close(call, reason)` ends a call the provider closed (its own close event, or the end of
   its response): complete if the document is; else the error says why (`truncated by the
   token limit` when `reason` is one, else `incomplete JSON`). `""` (or only blanks) as the
@@ -17,7 +21,9 @@ module does the rest, the same for every provider:
   its parser and text.
 - With `schemas` (tool name -> `Schema`), a call's first fragment (or its end, if it has none)
   checks its name, and its parser checks the arguments: a violation ends the call at once,
-  with `error="schema: <message>"` (the message starts with the JSON Pointer path).
+  with `error="schema: <message>"` (the message starts with the JSON Pointer path). A name in
+  `unchecked` (a provider-defined tool: Anthropic's `bash`, `str_replace_based_edit_tool`...)
+  is known but has no schema: its arguments are only parsed.
 
 Every ending goes through `_end`, which emits `ToolCallDone` at most once per call.
 """
@@ -32,6 +38,7 @@ from typing import Any, Callable
 from .. import MISSING, Change, JSONDecodeError, Parser, Schema, SchemaViolation
 from .events import LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
+from .refused import refused_changes
 
 __all__ = ["INCOMPLETE", "TRUNCATION_REASONS", "CallState", "CallTable", "dump_arguments"]
 
@@ -98,6 +105,7 @@ class CallTable:
         parser_factory: Callable[..., Parser],
         clock: Callable[[], float],
         schemas: dict[str, Schema] | None = None,
+        unchecked: frozenset[str] = frozenset(),
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
@@ -106,7 +114,9 @@ class CallTable:
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
         self.schemas = schemas
+        self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
         self._clock = clock
+        self.ignored_fragments = 0  # fragments that arrived for calls already ended
         self.now = clock()  # the time of the accumulator call being served
         # No open call was active before this: none can be idle for t seconds before
         # `oldest + t`, so the clock check of each accumulator call is one comparison. Every
@@ -137,7 +147,10 @@ class CallTable:
     def append(self, state: CallState, text: str | None) -> None:
         """Add a fragment of the call's arguments; emit a `ToolCallDelta` if it is not empty."""
         call = state.call
-        if call.finished or not text:
+        if not text:
+            return
+        if call.finished:
+            self.ignored_fragments += 1  # an ended call takes no more text
             return
         if type(text) is not str:  # arguments sent as an object (some compatible servers)
             if not isinstance(text, (dict, list)):
@@ -159,11 +172,9 @@ class CallTable:
             return
         call._parts.append(text)
         parser = state.parser
+        assert parser is not None  # released only when the call ends
         changes: Any = ()  # a tuple of Change, or the parser's pending changes
-        violation: SchemaViolation | None = None
-        if parser is None:
-            pass
-        elif state.content and state.fence is None:  # the hot path, once content has begun
+        if state.content and state.fence is None:  # the hot path, once content has begun
             try:
                 # made into `Change`s only if the delta's `changes` is read (events.py)
                 pending = parser._feed_pending(text)
@@ -175,33 +186,43 @@ class CallTable:
                 changes = pending if LAZY_CHANGES else pending.build()
         else:
             try:
-                self._feed_first(state, parser, text, start)
-            except SchemaViolation as e:
-                call.arguments = parser.value
-                violation = e
+                refusal = self._feed_first(state, parser, text, start)
+            except SchemaViolation as violation:
+                refusal = f"schema: {violation}"
+            if refusal is not None:
+                self._refused(state, text, refusal)
+                return
             changes = tuple(state.changes)
             state.changes.clear()
         self.events.append(
             tool_call_delta(call.index, call.id, call.name, text, call.arguments, changes)
         )
-        if violation is not None:  # the fragment that proved it wrong, then the end at once
-            self.fail(state, f"schema: {violation}", release=False)
 
     def feed_failed(
         self, state: CallState, text: str, error: JSONDecodeError | SchemaViolation
     ) -> None:
-        """The parser refused the fragment `text` on the hot path (after the call took it):
-        the delta, the error; a schema violation ends the call at once."""
+        """The parser refused the fragment `text` on the hot path or a lane (after the call
+        took it): its delta, and the end of the call at once."""
+        if isinstance(error, SchemaViolation):
+            self._refused(state, text, f"schema: {error}")
+        else:
+            self._refused(state, text, self._invalid(state, error.msg, error.pos))
+
+    def _refused(self, state: CallState, text: str, error: str) -> None:
+        """The fragment `text`, already taken, proved the call wrong: emit its delta, whose
+        changes take the last delta's preview to this one, and end the call with `error`
+        (`complete=False`, text and preview kept)."""
         call = state.call
         call.arguments = state.parser.value  # type: ignore[union-attr]
-        violation = isinstance(error, SchemaViolation)
-        if not violation:
-            self._invalid(state, error.msg, error.pos)  # type: ignore[union-attr]
-        self.events.append(
-            tool_call_delta(call.index, call.id, call.name, text, call.arguments, ())
+        state.changes.clear()
+        before = call.raw[: state.size - len(text)]
+        changes = refused_changes(
+            self._parser_factory, before, state.fence is not None, call.arguments
         )
-        if violation:  # the fragment that proved it wrong, then the end at once
-            self.fail(state, f"schema: {error}", release=False)
+        self.events.append(
+            tool_call_delta(call.index, call.id, call.name, text, call.arguments, changes)
+        )
+        self.fail(state, error, release=False)
 
     def _attach_schema(self, state: CallState) -> bool:
         """The name is complete (its arguments begin, or it ends): check it, and give the call
@@ -210,8 +231,11 @@ class CallTable:
             return True  # a call the provider runs (server tools): not the client's schema
         name = state.call.name
         schema = self.schemas.get(name)  # type: ignore[union-attr]
+        if schema is None and name in self.unchecked:
+            return True  # Anthropic's bash or text editor...: the client runs it, unchecked
         if schema is None:
-            known = ", ".join(repr(n) for n in self.schemas) or "none"  # type: ignore[union-attr]
+            names = [*(self.schemas or ()), *sorted(self.unchecked)]
+            known = ", ".join(map(repr, names)) or "none"
             self.fail(
                 state, f"schema: unknown tool {name!r} (the tools are {known})", release=False
             )
@@ -219,8 +243,9 @@ class CallTable:
         state.parser = self._parser_factory(schema=schema)
         return True
 
-    def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> None:
-        """Feed a fragment while a fence may open or has opened, or before any content."""
+    def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> str | None:
+        """Feed a fragment while a fence may open or has opened, or before any content; the
+        error if it proves the text invalid (a schema violation is raised)."""
         call = state.call
         fence = state.fence
         try:
@@ -236,11 +261,11 @@ class CallTable:
                 call.arguments = parser.value
                 state.content = fence.content
                 if fence.tail_error is not None:
-                    self._invalid(state, "Extra data", fence.tail_error)
+                    return self._invalid(state, "Extra data", fence.tail_error)
         except JSONDecodeError as e:
             offset = fence.dropped if fence is not None else 0
-            call.arguments = parser.value
-            self._invalid(state, e.msg, e.pos + offset)
+            return self._invalid(state, e.msg, e.pos + offset)
+        return None
 
     def replace(self, state: CallState, text: str) -> None:
         """The API sent the whole arguments (a `.done` event): take them if they differ."""
@@ -265,12 +290,12 @@ class CallTable:
         state.parser = self._parser_factory()
         self.append(state, text)
 
-    def _invalid(self, state: CallState, msg: str, pos: int) -> None:
-        call = state.call
-        if call.error is None:
-            call.error = f"invalid JSON: {_where(msg, call.raw, pos)}"
-            state.error_at = pos
-            state.parser = None
+    @staticmethod
+    def _invalid(state: CallState, msg: str, pos: int) -> str:
+        """The error of a call whose text the parser refused at raw position `pos` (kept in
+        `state.error_at`: a text-markup reader looks for the call's end from there)."""
+        state.error_at = pos
+        return f"invalid JSON: {_where(msg, state.call.raw, pos)}"
 
     # -- ending ---------------------------------------------------------------------------
 
@@ -278,9 +303,6 @@ class CallTable:
         """End a call normally; `reason` is the stream's finish/stop reason if known."""
         call = state.call
         if call.finished:
-            return
-        if call.error is not None:
-            self._end(state)
             return
         if state.size == 0 and self.schemas is not None and not self._attach_schema(state):
             return
@@ -327,7 +349,7 @@ class CallTable:
         """The stream ended before the provider closed the call: incomplete, text and preview
         kept. A call the provider closed whose document was incomplete (`pending_close`,
         waiting for a stop reason) is closed instead, with the error that says why."""
-        if state.pending_close or state.call.error is not None:
+        if state.pending_close:
             self.close(state, None)
         else:
             self.fail(state, INCOMPLETE, release=False)

@@ -121,11 +121,12 @@ class ToolCallDelta:
 
     `preview` is the live best-effort value of a stable-mode `jsondrip.Parser`: it never
     retracts what it showed, and it is the same object from one delta to the next, updated in
-    place: `snapshot()` gives a delta with a frozen copy of it, to queue or hand over.
-    `MISSING` until a value has begun. `changes` are what this fragment changed in it
-    (`jsondrip.Change`s; `jsondrip.apply_changes` replays them), for a UI that applies changes
-    instead of re-rendering the whole preview; they are never live (no later fragment changes
-    them), so they can be queued as they are.
+    place: `snapshot()` gives a delta with a frozen copy of it, to queue or hand over. So the
+    deltas of one call returned together (one `feed_sse` of several events) all show the
+    state after the last of them. `MISSING` until a value has begun. `changes` are what this
+    fragment changed in it (`jsondrip.Change`s; `jsondrip.apply_changes` replays them), for a
+    UI that applies changes instead of re-rendering the whole preview; they are never live (no
+    later fragment changes them), so they can be queued as they are.
     """
 
     index: int
@@ -138,6 +139,11 @@ class ToolCallDelta:
     def snapshot(self) -> ToolCallDelta:
         """This delta with a frozen copy of `preview`: what to queue or hand to another task,
         since the live preview will already show later fragments when it is read there.
+
+        It copies the preview as it is when called: right after the delta when taken before
+        the next fragment is fed, but for a delta in a batch (several from one `feed_sse`),
+        the state after the batch. The state right after each delta of a batch is what
+        applying the deltas' `changes` in order to a copy of your own gives.
 
         Costs a copy of the whole preview (time and memory in proportion to its size), so a
         snapshot of every delta of a long call is quadratic in its length; `changes` are

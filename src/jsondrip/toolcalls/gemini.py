@@ -76,7 +76,7 @@ class GeminiHandler(FormatHandler):
         if state is None or type(pieces) is not list:
             return False
         if pieces:
-            self._write(state, state.writer.feed, pieces)
+            self._write(state, pieces)
         return True
 
     def _take_chunk(self, route: tuple[int, Any], matcher: Any, chunk: bytes) -> bool:
@@ -171,7 +171,7 @@ class GeminiHandler(FormatHandler):
         if response_id is None or response_id != self._response_id:
             return False
         if pieces:
-            self._write(state, state.writer.feed, pieces)
+            self._write(state, pieces)
         return True
 
     def _begin(self) -> None:
@@ -219,29 +219,35 @@ class GeminiHandler(FormatHandler):
             candidate.streaming = state
             candidate.writer = VertexArgs()
             if isinstance(args, dict) and args:
-                self._write(candidate, candidate.writer.whole, args)
+                self._write(candidate, args, whole=True)
         if candidate.streaming is None:
             return  # pieces of no open call (the stream began mid-call): nothing to add to
         if isinstance(partial, list) and partial:
-            self._write(candidate, candidate.writer.feed, partial)  # type: ignore[union-attr]
+            self._write(candidate, partial)
         if not more and candidate.streaming is not None:
             self._end_streaming(candidate)
 
-    def _write(self, candidate: _Candidate, write: Any, pieces: Any) -> None:
-        state = candidate.streaming
+    def _write(self, candidate: _Candidate, pieces: Any, *, whole: bool = False) -> None:
+        """Write `partialArgs` pieces (or, `whole`, an `args` object) as argument text."""
+        state, writer = candidate.streaming, candidate.writer
         assert state is not None
+        if writer is None:  # the call ended on a piece out of order: the rest is ignored
+            self.table.ignored_fragments += 1
+            return
         try:
-            text = write(pieces)
+            text = writer.whole(pieces) if whole else writer.feed(pieces)
         except ValueError as error:
             self._invalid(candidate, error)
             return
         self.table.append(state, text)
 
     def _invalid(self, candidate: _Candidate, error: ValueError) -> None:
-        """A piece out of document order: the call ends with the writer's error."""
+        """A piece out of document order: the call ends with the writer's error; it stays
+        the candidate's open call, without a writer, so that its later pieces are counted
+        as ignored until its `willContinue` ends."""
         state = candidate.streaming
         assert state is not None
-        candidate.streaming = candidate.writer = None
+        candidate.writer = None
         self.table.fail(state, f"invalid JSON: partialArgs {error}", release=False)
 
     def _end_streaming(self, candidate: _Candidate) -> None:

@@ -168,8 +168,9 @@ class OpenAIChatHandler(FormatHandler):
             cs.last = state
         else:
             call = state.call
-            if call.finished:
-                return  # ended already (finish_reason, too large, timed out): drop
+            if call.finished:  # ended already (invalid, finish_reason, too large...)
+                table.append(state, arguments)  # dropped, counted as ignored
+                return
             if call_id and not call.id:
                 call.id = call_id
                 cs.by_id[call_id] = state
@@ -208,8 +209,10 @@ class OpenAIChatHandler(FormatHandler):
 
 
 def _complete(state: CallState) -> bool:
+    """The call takes no more arguments: its document is complete, or it ended (invalid,
+    too large...). A fragment naming a tool is then a new call."""
     parser = state.parser
-    return parser is not None and parser.done
+    return state.call.finished or (parser is not None and parser.done)
 
 
 def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:

@@ -117,15 +117,32 @@ function appended(target, text, op, path) {
   return target + text;
 }
 
+// [op, path, value] of a change: an array, or an object {op, path, value} (JSON Patch's shape:
+// `value` may be left out for remove), with Python's errors for an object that lacks a key.
+function unpack(change) {
+  if (Array.isArray(change)) return change;
+  for (const key of ["op", "path"]) {
+    if (!has(change, key)) {
+      const keys = Object.keys(change).map(repr).join(", ") || "none";
+      throw new Error(`a change object lacks ${repr(key)} (its keys: ${keys})`);
+    }
+  }
+  if (has(change, "value")) return [change.op, change.path, change.value];
+  if (change.op === "remove") return [change.op, change.path, null];
+  const op = typeof change.op === "string" ? repr(change.op) : String(change.op);
+  throw new Error(`a change object lacks 'value' (op ${op} at ${repr(String(change.path))})`);
+}
+
 /**
  * Apply jsondrip change events to `doc` (start from `undefined`) and return the new document,
  * exactly as Python's `jsondrip.apply_changes` does, with the same errors. A change is
- * `[op, path, value]` or `{op, path, value}`. Containers are updated in place; the root may be
- * replaced, so use the returned value. Changes before a failing one stay applied.
+ * `[op, path, value]` or `{op, path, value}` (`value` may be left out for `remove`).
+ * Containers are updated in place; the root may be replaced, so use the returned value.
+ * Changes before a failing one stay applied.
  */
 export function applyChanges(doc, changes) {
   for (const change of changes) {
-    const [op, path, value] = Array.isArray(change) ? change : [change.op, change.path, change.value];
+    const [op, path, value] = unpack(change);
     if (!OPS.includes(op)) {
       const name = typeof op === "string" ? repr(op) : String(op);
       throw new Error(

@@ -89,6 +89,12 @@ def _page() -> bytes:
     return resources.files(__package__).joinpath("page.html").read_bytes()
 
 
+def _readable() -> bytes:
+    """The page's drawing of arguments (readable.js: multi-line strings as text, as the
+    terminal's live view draws them)."""
+    return resources.files(__package__).joinpath("readable.js").read_bytes()
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
 
@@ -101,6 +107,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, "text/html; charset=utf-8", _page())
         elif path == "/jsondrip.js":
             self._send(200, "text/javascript; charset=utf-8", module_text().encode("utf-8"))
+        elif path == "/readable.js":
+            self._send(200, "text/javascript; charset=utf-8", _readable())
         elif path == "/events":
             self._events()
         else:

@@ -63,4 +63,6 @@ test("changes may be objects as well as [op, path, value] triples", () => {
     { op: "append", path: "/0", value: "b" },
   ]);
   assert.deepStrictEqual(doc, ["ab"]);
+  // #30 item 5: JSON Patch's remove carries no value
+  assert.deepStrictEqual(applyChanges(doc, [{ op: "add", path: "/-", value: 1 }, { op: "remove", path: "/0" }]), [1]);
 });

@@ -57,7 +57,6 @@ class Envelope:
         "reader",
         "stop_on_invalid",
         "value",
-        "written_until",
     )
 
     def __init__(
@@ -86,7 +85,6 @@ class Envelope:
         self.args_seen = False
         self.args_abs = -1  # the text position where the arguments' value began
         self.buffered: list[str] | None = None  # arguments read before the name
-        self.written_until = -1  # the text position where the arguments' text read ends
         self.error = ""
 
     @property
@@ -112,7 +110,6 @@ class Envelope:
                 j, what = span.scan(reader, buf, i)  # type: ignore[union-attr]
                 if self.value == "args" and j > i:
                     self._args(buf[i:j])
-                    self.written_until = reader.position(j)
                     if self.stop_on_invalid and reader.call is not None:
                         reader.flush_args()
                         at = self.args_error_at()

@@ -38,7 +38,6 @@ class HermesReader(TextReader):
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.envelope: Envelope | None = None
-        self.written_until = 0  # the text position where the call's argument text ends
 
     def in_call(self) -> bool:
         return self.call is not None or self.state in (self.body, self.after_body)
@@ -82,8 +81,7 @@ class HermesReader(TextReader):
             self.fail_call(envelope.error, j)
             self.state = self.skip
             return j
-        if what == INVALID:  # the call has its error; its text runs to its marker
-            self.written_until = envelope.written_until
+        if what == INVALID:  # the call ended with its error; its text runs to its marker
             self.state = self.skip
             return j
         assert what == STOPPED
@@ -134,14 +132,8 @@ class HermesReader(TextReader):
         return i
 
     def skip(self, buf: str, i: int) -> int:
-        """The rest of a call that cannot be read, up to its closing marker (a call whose
-        arguments broke ends there, with its JSON error)."""
+        """The rest of a call that cannot be read, up to its closing marker."""
         at, marker = self.scan(_BODY, buf, i)
-        if self.call is not None:  # broken arguments: their text runs to the marker
-            start = max(i, self.written_until - self.base)
-            if at > start:
-                self.write(buf[start:at])
-                self.written_until = self.position(at)
         if marker is None:
             return at if at > i else HOLD
         self.close_call()

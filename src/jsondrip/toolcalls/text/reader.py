@@ -335,8 +335,9 @@ class TextReader:
         if self.pending:
             text = "".join(self.pending)
             self.pending.clear()
-            if self.call is not None:
-                self.table.append(self.call, text)
+            call = self.call
+            if call is not None and not call.call.finished:  # (an ended call takes none)
+                self.table.append(call, text)
 
     def close_call(self) -> None:
         """The call's closing marker arrived: it ends, complete if its arguments are."""
