@@ -508,3 +508,27 @@ def test_a_call_cut_by_the_end_of_an_anthropic_message(make_acc: MakeAcc) -> Non
 def test_expected_helpers_are_consistent() -> None:
     assert all(isinstance(c, Call) for case in CASES for c in case.calls)
     assert {case.family for case in CASES} == set(FAMILY_NAMES)
+
+
+def test_a_fence_cut_between_its_backticks_keeps_the_error_position(make_acc: MakeAcc) -> None:
+    """The fence stripper counted only the last piece's backticks as dropped (found by the
+    DeepSeek V3 fixtures read by character): the error's position was off by the others."""
+
+    def fragment(arguments: str, **start: Any) -> dict[str, Any]:
+        call = {
+            "index": 0,
+            **start,
+            "function": {**start.pop("function", {}), "arguments": arguments},
+        }
+        return {"id": "c1", "choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+    errors = set()
+    for pieces in (["```json\n{x}\n```"], ["`", "`", "`json\n{x}\n```"], list("```json\n{x}")):
+        acc = make_acc(format="openai-chat")
+        acc.feed(fragment("", id="call_1", function={"name": "f"}))
+        for piece in pieces:
+            acc.feed(fragment(piece))
+        acc.finish()
+        errors.add(acc.tool_calls[0].error)
+    message = "Expecting property name enclosed in double quotes"
+    assert errors == {f"invalid JSON: {message}: line 2 column 2 (char 9)"}
