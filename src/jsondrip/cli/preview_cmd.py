@@ -76,13 +76,21 @@ def _pieces(source: Source, speed: float) -> Iterator[Chunk]:
     return paced(source.fragments or [], speed)
 
 
-def show(source: Source, sink: Sink, speed: float, provider: str = "auto") -> int:
-    """Feed every piece of `source` to a fresh accumulator of the `provider` format and hand
-    its events to `sink`."""
+def show(
+    source: Source,
+    sink: Sink,
+    speed: float,
+    provider: str = "auto",
+    text_tools: str | None = None,
+) -> int:
+    """Feed every piece of `source` to a fresh accumulator of the `provider` format (and of
+    the `text_tools` markup, if any) and hand its events to `sink`."""
     from ..toolcalls import ToolCallAccumulator
 
-    accumulator = ToolCallAccumulator(format=provider)
-    feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
+    accumulator = ToolCallAccumulator(format=provider, text_tools=text_tools)
+    feed = {"sse": accumulator.feed_sse, "text": accumulator.feed_text}.get(
+        source.format, accumulator.feed
+    )
     with sink:
         sink.start(source.name, source.format)
         try:
@@ -148,5 +156,8 @@ def run_preview(args: argparse.Namespace) -> int:
 
         return run_web(args)
     framing, provider = framing_and_provider(args)
+    if framing == "text" and provider != "auto":
+        raise UsageError("--framing text is the model's own text: no provider --format")
     sink = _make_sink(args)
-    return show(open_source(args.file, framing), sink, _speed(args), provider)
+    source = open_source(args.file, framing)
+    return show(source, sink, _speed(args), provider, getattr(args, "text_tools", None))
