@@ -47,7 +47,7 @@ from jsondrip.bench.timing import no_gc
 from jsondrip.toolcalls import ToolCallAccumulator, ToolCallDelta
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_toolcalls import records_argument, string_argument  # noqa: E402
+from bench_toolcalls import records_argument, string_argument
 
 SIZE = 64 * 1024
 DELTA = 20
@@ -183,7 +183,7 @@ def after(text: str, marker: str, end: str | None = None) -> str | None:
 def loads(text: str) -> Any:
     try:
         return partial_json_parser.loads(text, Allow.ALL)
-    except Exception:  # noqa: BLE001 - not enough text yet: the servers skip the delta
+    except Exception:  # not enough text yet: the servers skip the delta
         return None
 
 
@@ -245,7 +245,7 @@ def pythonic_arguments(text: str) -> Any:
         tree = ast.parse(close_python(text))
         calls = tree.body[0].value.elts  # type: ignore[attr-defined]
         return {kw.arg: ast.literal_eval(kw.value) for kw in calls[-1].keywords}
-    except Exception:  # noqa: BLE001 - not enough text yet
+    except Exception:  # not enough text yet
         return None
 
 

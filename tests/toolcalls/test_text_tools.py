@@ -532,3 +532,30 @@ def test_a_fence_cut_between_its_backticks_keeps_the_error_position(make_acc: Ma
         errors.add(acc.tool_calls[0].error)
     message = "Expecting property name enclosed in double quotes"
     assert errors == {f"invalid JSON: {message}: line 2 column 2 (char 9)"}
+
+
+def reader_of(acc: ToolCallAccumulator) -> Any:
+    """The text reader of choice 0 (the family's, once `auto` has chosen one)."""
+    reader = acc._handler._readers.get(0)  # type: ignore[union-attr]
+    return getattr(reader, "chosen", None) or reader
+
+
+@pytest.mark.parametrize("case", CASES[::2], ids=[c.id for c in CASES[::2]])
+def test_what_is_held_stays_short_whatever_the_text(make_acc: MakeAcc, case: Case) -> None:
+    """Only a possible marker's start, or markup bounded by MAX_MARKUP, waits for the next
+    delta: long runs of blanks after markup, and long junk, never pile up (each delta would
+    then cost the length of the pile: quadratic)."""
+    from jsondrip.toolcalls.text.reader import MAX_MARKUP
+
+    text = case.text
+    spots = [k + 1 for k, c in enumerate(text) if c in ">]|\n{("][:8]
+    for spot in reversed(spots):
+        text = text[:spot] + " " * 3000 + text[spot:]
+    for variant in (text, text.replace("Paris", "P" + "<" * 3000)):
+        acc = make_acc(text_tools=case.family, tools=case.tools)
+        for piece in random_pieces(variant, 3):
+            acc.feed_text(piece)
+            reader = reader_of(acc)
+            if reader is not None:
+                assert len(reader.held) <= MAX_MARKUP + 64, (case.id, len(reader.held))
+        acc.finish()

@@ -99,9 +99,10 @@ class AutoReader(TextReader):
         family = FAMILY_OF.get(marker)
         if family is None:  # `<tool_call>`: what follows tells which family
             k = skip_blanks(buf, at + len(marker))
-            if k == len(buf) and k - at < MAX_MARKUP and not self.final:
+            many = k - at - len(marker) > MAX_MARKUP  # that many blanks: no template's
+            if k == len(buf) and not many and not self.final:
                 return at if at > i else HOLD
-            c = buf[k : k + 1]
+            c = "" if many else buf[k : k + 1]
             if c == "<":
                 found = self.at(_AFTER_TOOL_CALL, buf, k)
                 if found == "":

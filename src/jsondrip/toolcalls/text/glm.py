@@ -68,9 +68,9 @@ class GlmReader(TextReader):
 
     def name(self, buf: str, i: int) -> int:
         if not self._markup:
-            i = skip_blanks(buf, i)  # blanks before the name
-            if i == len(buf):
-                return i
+            k = skip_blanks(buf, i)  # blanks before the name: layout, read, never held
+            if k > i:
+                return k
         at, marker = self.collect(_NAME_END, buf, i)
         if marker is None:
             return at if at > i else HOLD
@@ -88,9 +88,9 @@ class GlmReader(TextReader):
         return at + 1 if marker == "\n" else at
 
     def body(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         found = self.at(_BODY, buf, i)
         if found == "":
             return HOLD
@@ -117,9 +117,9 @@ class GlmReader(TextReader):
         return at + len(KEY_END)
 
     def after_key(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         found = self.at(_AFTER_KEY, buf, i)
         if found == "":
             return HOLD

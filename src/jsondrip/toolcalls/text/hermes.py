@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from .envelope import DONE, FAILED, HELD, INVALID, MORE, STOPPED, Envelope
 from .markers import Markers
-from .reader import HOLD, TextReader
+from .reader import HOLD, TextReader, skip_blanks
 
 __all__ = ["HermesReader"]
 
@@ -27,7 +27,6 @@ OPEN = "<tool_call>"
 CLOSE = "</tool_call>"
 _OUTSIDE = Markers(OPEN, CLOSE)
 _BODY = Markers(OPEN, CLOSE)
-_WS = " \t\r\n"
 
 
 class HermesReader(TextReader):
@@ -111,11 +110,9 @@ class HermesReader(TextReader):
         return i + len(CLOSE)
 
     def after_body(self, buf: str, i: int) -> int:
-        end = len(buf)
-        while i < end and buf[i] in _WS:
-            i += 1
-        if i == end:
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         found = self.at(_BODY, buf, i)
         if found == "":
             return HOLD

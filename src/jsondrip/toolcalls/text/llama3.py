@@ -33,8 +33,9 @@ EOT = "<|eot_id|>"
 _OUTSIDE = Markers(TAG, EOM, EOT)
 _STOP = Markers(TAG, EOM, EOT)
 _CALL_KEYS = ("name", "parameters", "arguments", "type")
-_FIRST_KEY = re.compile(r'\{\s*"([a-z]{1,10})"')
-_FIRST_KEY_CUT = re.compile(r'\{\s*(?:"[a-z]{0,10})?\Z')
+_FIRST_KEY = re.compile(r'\{\s{0,64}"([a-z]{1,10})"')  # (bounded: what waits is short)
+_FIRST_KEY_CUT = re.compile(r'\{\s{0,64}(?:"[a-z]{0,10})?\Z')
+_BLANKS_AFTER_SEMICOLON = 64
 
 
 class Llama3JsonReader(TextReader):
@@ -91,9 +92,9 @@ class Llama3JsonReader(TextReader):
 
     def tagged(self, buf: str, i: int) -> int:
         """After `<|python_tag|>`: a call's JSON object."""
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         if buf[i] != "{":
             return self.broken(f"expected '{{' after {TAG!r}, not {seen(buf, i)}", i)
         self.begin()
@@ -133,11 +134,12 @@ class Llama3JsonReader(TextReader):
         if k > i:
             self.text(buf[i:k])  # held as layout until text follows
             return k
-        if buf[i] == ";":  # another call follows, or it is text
+        if buf[i] == ";":  # another call follows (after a few blanks at most), or it is text
             k = skip_blanks(buf, i + 1)
-            if k == len(buf) and not self.final:
+            near = k - i <= _BLANKS_AFTER_SEMICOLON
+            if k == len(buf) and near and not self.final:
                 return HOLD
-            if k < len(buf) and buf[k] == "{":
+            if k < len(buf) and near and buf[k] == "{":
                 self.begin()
                 return k
             self.state = self.outside

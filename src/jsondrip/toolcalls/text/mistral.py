@@ -69,9 +69,9 @@ class MistralReader(TextReader):
         return at + len(marker)
 
     def after_bot(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         if buf[i] == "[":  # the older form: a JSON array of calls
             self.envelope = None
             self.state = self.array_open
@@ -144,9 +144,9 @@ class MistralReader(TextReader):
 
     def array_open(self, buf: str, i: int) -> int:
         """After `[`, or after a `,` between the array's calls."""
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         if buf[i] == "]" and self.envelope is None:
             self.state = self.outside  # `[TOOL_CALLS][]`: no calls
             return i + 1
@@ -183,9 +183,9 @@ class MistralReader(TextReader):
         return j
 
     def array_next(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         if buf[i] == ",":
             self.state = self.array_open
             return i + 1

@@ -36,8 +36,9 @@ _OUTSIDE = Markers(*WRAPPERS, *WRAPPERS.values())
 _ENDS = Markers(*WRAPPERS.values())
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _NAME_GOES_ON = re.compile(r"[A-Za-z0-9_.\-]*")
-_LIST_START = re.compile(r"\[\s*[A-Za-z_][A-Za-z0-9_.\-]*\s*\(")
-_LIST_START_CUT = re.compile(r"\[\s*(?:[A-Za-z_][A-Za-z0-9_.\-]*\s*)?\Z")
+# `[name(` opens a list of calls at the start of the text (bounded: what waits is short)
+_LIST_START = re.compile(r"\[\s{0,64}[A-Za-z_][A-Za-z0-9_.\-]{0,255}\s{0,64}\(")
+_LIST_START_CUT = re.compile(r"\[\s{0,64}(?:[A-Za-z_][A-Za-z0-9_.\-]{0,255}\s{0,64})?\Z")
 
 
 class PythonicReader(TextReader):
@@ -98,9 +99,9 @@ class PythonicReader(TextReader):
 
     def wrapped(self, buf: str, i: int) -> int:
         """After a wrapper's start marker: `[` and calls, or calls one per line."""
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         if buf[i] == "[":
             self.begin_list(self.end_marker, i + 1)
             return i + 1
@@ -117,9 +118,9 @@ class PythonicReader(TextReader):
 
     def next_call(self, buf: str, i: int) -> int:
         """Before a call (or the list's end)."""
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         c = buf[i]
         if self.bracketed and c == "]":
             self.state = self.after_list
@@ -163,9 +164,9 @@ class PythonicReader(TextReader):
 
     def arguments(self, buf: str, i: int) -> int:
         """Before a keyword argument, or the call's `)`."""
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         if buf[i] == ")":
             return self.call_closed(i)
         if not _NAME.match(buf, i):
@@ -211,9 +212,9 @@ class PythonicReader(TextReader):
         return j
 
     def after_value(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         c = buf[i]
         if c == ",":
             self.state = self.arguments
@@ -230,9 +231,9 @@ class PythonicReader(TextReader):
 
     def after_call(self, buf: str, i: int) -> int:
         """After a call's `)`: `,` and the next, the list's `]`, the wrapper's end."""
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         c = buf[i]
         if self.bracketed:
             if c == ",":
@@ -249,9 +250,9 @@ class PythonicReader(TextReader):
         if not self.end_marker:
             self.state = self.outside
             return i
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         found = self.at(_ENDS, buf, i)
         if found == "":
             return HOLD

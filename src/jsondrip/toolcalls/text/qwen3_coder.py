@@ -80,9 +80,9 @@ class Qwen3CoderReader(TextReader):
         return at + len(marker)
 
     def call_open(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         found = self.at(_CALL, buf, i)
         if found == "":
             return HOLD
@@ -109,9 +109,9 @@ class Qwen3CoderReader(TextReader):
         return at + 1
 
     def body(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         found = self.at(_BODY, buf, i)
         if found == "":
             return HOLD
@@ -178,7 +178,10 @@ class Qwen3CoderReader(TextReader):
     def value_ends(self, buf: str, k: int) -> bool | None:
         """Whether a `</parameter>` just before `buf[k]` ends the value: the next markup
         after blanks must be the call's own; None when the text does not tell yet."""
+        start = k
         k = skip_blanks(buf, k)
+        if k - start > MAX_MARKUP:  # so many blanks after it: not the call's layout
+            return False
         if k == len(buf):
             return True if self.final else None
         found = self.at(_AFTER_VALUE, buf, k)
@@ -187,9 +190,9 @@ class Qwen3CoderReader(TextReader):
         return found is not None
 
     def after_function(self, buf: str, i: int) -> int:
-        i = skip_blanks(buf, i)
-        if i == len(buf):
-            return i
+        k = skip_blanks(buf, i)
+        if k > i:
+            return k  # blanks are layout: read, never held
         found = self.at(_SKIP, buf, i)
         if found == "":
             return HOLD
