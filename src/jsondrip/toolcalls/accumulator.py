@@ -2,11 +2,15 @@
 
 Bytes or events in, events out; no network, no threads, no sleeping. The rules:
 
-- The format is named, or detected from the first event that tells (`format="auto"`).
-- Every `feed_sse`, `feed` and `finish` first asks the injected `clock` for the time and ends
-  the calls that are still waiting for arguments and got none for `idle_timeout` seconds
-  (a call whose arguments are already a complete document is not waiting; it waits only for
-  the stream to close it). An empty `feed_sse(b"")` is a way to check the clock.
+- The format is named, or detected from the first event that tells (`format="auto"`);
+  `feed_text` reads the model's own text (format `"text"`). With `text_tools=`, the text
+  (given to `feed_text`, or a provider's text content) is read for tool calls written in it
+  (`toolcalls/text`); without it, it is only split into text and `<think>` reasoning.
+- Every `feed_sse`, `feed`, `feed_text` and `finish` first asks the injected `clock` for the
+  time and ends the calls that are still waiting for arguments and got none for
+  `idle_timeout` seconds (a call whose arguments are already a complete document is not
+  waiting; it waits only for the stream to close it). An empty `feed_sse(b"")` is a way to
+  check the clock.
 - `finish()` ends the stream normally: open calls are closed as the stream's finish reason
   says. `abort()` ends it as cut: open calls end with an `aborted` error and are never parsed
   as if complete. After either, feeding raises `RuntimeError`; calling either again returns

@@ -14,8 +14,9 @@ The calls go through the accumulator's call table (`CallTable`: `start`, `announ
 fences, the cut-call rule and every event behave the same. Argument text is collected per state
 step and appended once per fragment (one `ToolCallDelta` per call and fragment).
 
-When the text ends (`end`), what is held is read once more as if no marker could follow, and a
-call still open ends incomplete: its closing marker never came. Positions in error messages
+When the text ends (`end`), a call still open ends incomplete (its closing marker never came;
+what was held inside it, a cut marker, is dropped), and outside calls what is held is read
+once more as if no marker could follow: it is text. Positions in error messages
 count characters of the text read by this reader (one choice's content, or every
 `feed_text`), from 0.
 
@@ -82,11 +83,6 @@ class TextOut:
             return
         for is_reasoning, part in splitter.feed(piece):
             self._emit(is_reasoning, part)
-
-    def plain(self, piece: str) -> None:
-        """Text that is never reasoning (Harmony's final channel)."""
-        if piece:
-            self.table.events.append(TextDelta(piece, self.choice))
 
     def reasoning(self, piece: str) -> None:
         """Reasoning text (Harmony's analysis channel)."""
