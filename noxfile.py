@@ -1,12 +1,21 @@
-"""The test matrix: the whole suite on every Python interpreter found on this machine.
+"""The developer commands: `nox -s tests` (the contributor's test command), the lint, types and
+docs checks, and the interpreter matrix.
 
-`nox` (or `nox -s tests-3.9`; `nox -l` lists them) runs one session per interpreter, each in its
-own venv with the wheel built for that interpreter: the native one (maturin, LTO off for test
-builds) on every CPython that pyo3 builds for, the pure-Python `py3-none-any` one elsewhere
-(PyPy, free-threaded 3.13t), where the native tests skip saying why. Interpreters are found
-under pyenv (`~/.pyenv/versions/*`, `$PYENV_ROOT`) and on PATH (`python3.X`, `python3.Xt`,
-`pypy3`, `pypy3.X`); `$JSONDRIP_PYTHONS` (paths, separated by `:`) adds others. Arguments after
-`--` go to pytest.
+- `nox -s tests`: the whole suite, both backends, on the interpreter that runs nox (a venv of
+  its own with the package and its `test` and `bench` extras, the extension built where Rust
+  is there). Arguments after `--` go to pytest (`nox -s tests -- -x -k loads`); `-R` reuses
+  the venv without reinstalling.
+- `nox -s lint`, `nox -s types`, `nox -s docs`: ruff, cargo fmt and clippy, the workflows'
+  schema; mypy on the package and on a program using the public API (`tests/typing`);
+  `mkdocs build --strict`.
+- The matrix, one session per interpreter found on this machine (`nox -l` lists them,
+  `nox -s tests-3.9` runs one): each in its own venv with the wheel built for that
+  interpreter: the native one (maturin, LTO off for test builds) on every CPython that pyo3
+  builds for, the pure-Python `py3-none-any` one elsewhere (PyPy, free-threaded 3.13t), where
+  the native tests skip saying why. Interpreters are found under pyenv (`~/.pyenv/versions/*`,
+  `$PYENV_ROOT`) and on PATH (`python3.X`, `python3.Xt`, `pypy3`, `pypy3.X`);
+  `$JSONDRIP_PYTHONS` (paths, separated by `:`) adds others. They run hypothesis with the
+  `matrix` profile (`tests/conftest.py`: fewer examples; every test still runs).
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -26,6 +36,8 @@ ROOT = Path(__file__).resolve().parent
 nox.options.default_venv_backend = "venv"
 nox.options.download_python = "never"
 nox.options.error_on_missing_interpreters = True
+# Plain `nox`: the contributor's sessions; the matrix is named (`nox -s tests-3.9`, .ci/run).
+nox.options.sessions = ["tests", "lint", "types", "docs"]
 
 # What an interpreter says about itself: its session name and whether pyo3 builds for it.
 _ABOUT = """
@@ -90,6 +102,71 @@ def _order(name: str) -> tuple[int, int, str]:
     return (int(match.group(1)), int(match.group(2)), name)
 
 
+def _pytest(session: nox.Session, name: str, env: dict[str, str] | None = None) -> None:
+    """The whole suite (arguments after `--` added): on both cores (pytest-xdist) except on
+    PyPy, whose workers die sending some test ids (lone surrogates) back through execnet
+    (`-- -n 0` runs in one process anywhere)."""
+    session.run("jsondrip", "--version")
+    pytest = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    pytest += [] if name.startswith("pypy") else ["-n", "auto"]
+    session.run(*pytest, *session.posargs, env=env)
+
+
+@nox.session(name="tests")
+def tests(session: nox.Session) -> None:
+    """The whole suite on the interpreter that runs nox: the contributor's test command."""
+    # The extension is built in place (target/), LTO off; without Rust the pure-Python package
+    # is installed and the native tests skip, saying why (they fail under JSONDRIP_NO_SKIP=1).
+    # The bench extra's peers (orjson, msgspec...) publish no PyPy wheels: CPython only.
+    cpython = sys.implementation.name == "cpython"
+    extras = "test,bench" if cpython else "test"
+    session.install("--prefer-binary", f".[{extras}]", env=TEST_BUILD_ENV)
+    _pytest(session, "" if cpython else sys.implementation.name)
+
+
+#: The lint tools, pinned so that a new release cannot turn CI red overnight.
+RUFF = "ruff==0.17.6"
+CHECK_JSONSCHEMA = "check-jsonschema==0.39.0"
+MYPY = "mypy==2.4.1"
+TYPES_PYGMENTS = "types-Pygments"
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff (check, format), cargo fmt and clippy on both crates, the workflow files' schema."""
+    session.install(RUFF, CHECK_JSONSCHEMA)
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    fuzz = ["--manifest-path", "fuzz/Cargo.toml"]
+    session.run("cargo", "fmt", "--check", external=True)
+    session.run("cargo", "fmt", "--check", *fuzz, external=True)
+    deny = ["--", "-D", "warnings"]
+    # pyo3's build script asks an interpreter for its configuration: the one running nox.
+    session.run("cargo", "clippy", "-q", "--all-targets", "--features", "python", *deny,
+                external=True, env={"PYO3_PYTHON": sys.executable})  # fmt: skip
+    session.run("cargo", "clippy", "-q", "--all-targets", *fuzz, *deny, external=True)
+    workflows = sorted(str(path) for path in (ROOT / ".github" / "workflows").glob("*.yml"))
+    session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows)
+
+
+@nox.session
+def types(session: nox.Session) -> None:
+    """mypy on the package and on a program using its public API (tests/typing)."""
+    # The package as users get it (the native build: its _native.pyi and py.typed), with the
+    # optional packages its modules import, so that mypy checks those calls too.
+    session.install("--prefer-binary", ".[test,bench]", MYPY, TYPES_PYGMENTS, env=TEST_BUILD_ENV)
+    session.run("mypy")  # src/jsondrip ([tool.mypy] in pyproject.toml)
+    # tests/typing imports the installed package, as a user's program would.
+    session.run("mypy", "tests/typing")
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation site, as CI builds it: a broken link or reference fails it."""
+    session.install(".[docs]", env={"JSONDRIP_BUILD": "pure"})  # the site reads src/, not the build
+    session.run("mkdocs", "build", "--strict", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
+
+
 def _make_session(name: str, path: str, native: bool) -> None:
     kind = "native" if native else "pure"
 
@@ -115,14 +192,11 @@ def _make_session(name: str, path: str, native: bool) -> None:
             session.install(
                 "--prefer-binary", "--only-binary=jiter,pydantic-core", f"{wheel}[test]"
             )
-        session.run("jsondrip", "--version")
-        # Both cores (pytest-xdist), except on PyPy, whose workers die sending some test ids
-        # (lone surrogates) back through execnet; `-- -n 0` runs in one process anywhere.
-        pytest = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-        pytest += [] if name.startswith("pypy") else ["-n", "auto"]
         # Free-threaded: without the GIL even where a dependency (jiter...) would turn it back on.
-        free = {"PYTHON_GIL": "0"} if name.endswith("t") else {}
-        session.run(*pytest, *session.posargs, env=free)
+        env = {"HYPOTHESIS_PROFILE": "matrix"}
+        if name.endswith("t"):
+            env["PYTHON_GIL"] = "0"
+        _pytest(session, name, env)
 
     tests.__doc__ = f"The whole suite on {name} ({path}), {kind} build."
 

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from _support import error_tuple, json_error
+from conftest import need_module
 
 import jsondrip
 
@@ -91,7 +92,7 @@ def test_unknown_backend_is_rejected(backend: str) -> None:
 
 
 def test_jiter_backend_cannot_stream(backend: str) -> None:
-    pytest.importorskip("jiter")
+    need_module("jiter")
     with pytest.raises(ValueError, match="jiter"):
         jsondrip.Parser(backend="jiter")
 
@@ -104,7 +105,7 @@ def test_parse_partial_with_jiter_backend_is_jiter(
     backend: str, data: str | bytes, expected: object
 ) -> None:
     """One-shot calls may ask jiter itself; the streaming backends give the same in jiter mode."""
-    pytest.importorskip("jiter")
+    need_module("jiter")
     assert jsondrip.parse_partial(data, mode="jiter", backend="jiter") == expected
     assert jsondrip.parse_partial(data, mode="jiter", backend=backend) == expected
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from _support import error_tuple, same
-from conftest import ONLY_PYTHON, skip_unless_native
+from conftest import ONLY_PYTHON, examples, skip_unless_native
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import cut, documents, mixed
@@ -17,7 +17,7 @@ import jsondrip
 from jsondrip import MISSING, Change, Parser, apply_changes
 
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

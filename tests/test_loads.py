@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 import pytest
 from _support import error_tuple, json_error, same
-from conftest import CORPUS, ONLY_PYTHON, corpus_dir, skip_unless_native
+from conftest import CORPUS, ONLY_PYTHON, corpus_dir, need_module, skip_unless_native
 
 import jsondrip
 
@@ -58,7 +58,7 @@ def engine(request: pytest.FixtureRequest) -> str:
     if name == "native":
         skip_unless_native()
     elif name == "jiter":
-        pytest.importorskip("jiter")
+        need_module("jiter")
     return name
 
 
@@ -869,7 +869,7 @@ def stdlib_calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 @pytest.fixture
 def jiter_calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     """The documents passed to jiter.from_json from now on (it still parses them)."""
-    jiter = pytest.importorskip("jiter")
+    jiter = need_module("jiter")
     real = jiter.from_json
     calls: list[Any] = []
 
@@ -987,7 +987,7 @@ JITER_REFUSES = {
 @pytest.mark.parametrize("name", list(JITER_REFUSES))
 def test_jiter_refusals_go_to_json(stdlib_calls: list[Any], name: str) -> None:
     """What jiter rejects (lone surrogates above all) gets json's value or error."""
-    jiter = pytest.importorskip("jiter", reason="jiter is not installed (pip install jiter)")
+    jiter = need_module("jiter")
 
     doc = JITER_REFUSES[name]
     raw = doc.encode("utf-8", "surrogatepass") if isinstance(doc, str) else doc
@@ -1025,7 +1025,7 @@ def test_environment_picks_the_default_engine(
     if env == "native":
         native()
     if env == "jiter":
-        pytest.importorskip("jiter")
+        need_module("jiter")
     monkeypatch.setenv("JSONDRIP_BACKEND", env)
     assert same(jsondrip.loads(DOC), json_loads(DOC))
     assert len(stdlib_calls) == (1 if env == "python" else 0)
@@ -1079,7 +1079,7 @@ def engine_choice(blocked: list[str]) -> list[Any]:
 def test_without_native_the_default_is_jiter() -> None:
     """Native core missing, jiter installed: plain documents go to jiter; json gets the
     lone surrogate (jiter refuses it), the error and the hooks."""
-    pytest.importorskip("jiter")
+    need_module("jiter")
     backends, used, value, error, hooked = engine_choice(["jsondrip._native"])
     assert backends[0] != "native"
     assert value == {"a": [1, 2.5, "\ud800"]}

@@ -16,7 +16,7 @@ import itertools
 from typing import Any
 
 from _support import same
-from conftest import ONLY_PYTHON, skip_unless_native
+from conftest import ONLY_PYTHON, examples, skip_unless_native
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_loads import (
@@ -34,7 +34,7 @@ from test_properties import NASTY, documents, maybe_broken
 import jsondrip
 
 SETTINGS = settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,

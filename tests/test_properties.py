@@ -14,7 +14,7 @@ from typing import Any, Callable, Union
 
 import pytest
 from _support import Chunk, error_tuple, same, snapshot
-from conftest import skip_unless_native
+from conftest import examples, need_module, skip_unless_native
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +23,7 @@ from jsondrip import MISSING
 from jsondrip._dialect import PYPY_DECODER
 
 SETTINGS = settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,
@@ -396,7 +396,7 @@ def pypy_streamed(error: tuple[str, int, int, int], fed: list[Chunk]) -> tuple[s
 @SETTINGS
 @given(text=documents(surrogates=False))
 def test_jiter_mode_matches_jiter(backend: str, text: str) -> None:
-    jiter = pytest.importorskip("jiter")
+    jiter = need_module("jiter")
 
     def from_jiter(prefix: bytes) -> Any:
         try:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from _support import Chunk, error_tuple, feed_all, json_error, same, snapshot
+from conftest import need_module
 
 import jsondrip
 from jsondrip import MISSING
@@ -162,7 +163,7 @@ def test_jiter_values(backend: str, case: tuple[list[Chunk], list[Any]]) -> None
 @pytest.mark.parametrize("case", JITER, ids=ids)
 def test_jiter_table_is_what_jiter_gives(case: tuple[list[Chunk], list[Any]]) -> None:
     """The jiter-mode table above is checked against jiter itself, prefix by prefix."""
-    jiter = pytest.importorskip("jiter")
+    jiter = need_module("jiter")
     chunks, expected = case
     prefix = b""
     for chunk, want in zip(chunks, expected):
@@ -188,7 +189,7 @@ LONG_FLOATS = [
 def test_jiter_mode_long_floats_are_jiters_at_every_byte(backend: str, doc: str) -> None:
     """A long float shown while it arrives is read through a digest of its digits, not
     converted whole at every feed (docs/hostile.md): the value must still be jiter's."""
-    jiter = pytest.importorskip("jiter")
+    jiter = need_module("jiter")
     data = doc.encode()
     parser = jsondrip.Parser(mode="jiter", backend=backend)
     for end in range(1, len(data) + 1):

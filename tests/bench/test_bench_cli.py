@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ONLY_PYTHON
+from conftest import ONLY_PYTHON, need_module
 
 from jsondrip.bench import report
 from jsondrip.bench.correctness import extends, final_status
@@ -155,7 +155,7 @@ def _png(path: Path) -> bool:
 def test_command_writes_tables_json_and_plots(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("matplotlib", reason='plots need matplotlib: pip install ".[bench]"')
+    need_module("matplotlib")  # in the bench extra
     _hide_partialjson(monkeypatch)
     smaller = replace(PRESETS["tiny"], sizes=(KB, 2 * KB), chunk_sizes=(64,))
     monkeypatch.setitem(PRESETS, "tiny", smaller)  # the run itself is tested above

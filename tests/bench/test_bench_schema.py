@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-from conftest import skip_unless_native
+from conftest import need_module, skip_unless_native
 
 from jsondrip.bench import schema
 
 
 def test_a_tiny_run_reports_every_contender_and_target() -> None:
     skip_unless_native()  # its contenders include the native backend, and pydantic
-    pytest.importorskip("pydantic")
+    need_module("pydantic")
     results = schema.measure(repeats=1, sizes=(2_000, 4_000))
     table = schema.report(results)
     for name in (

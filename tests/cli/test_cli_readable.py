@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from conftest import need_module
 
-pytest.importorskip("rich")
+need_module("rich")
 
-from rich.console import Console
+from rich.console import Console  # noqa: E402
 
-import jsondrip
-from jsondrip.cli.readable import language_of, readable_arguments, visible_text
+import jsondrip  # noqa: E402
+from jsondrip.cli.readable import language_of, readable_arguments, visible_text  # noqa: E402
 
 CODE = 'def f(s):\n    return "\\\\" + s\n'
 

@@ -6,7 +6,7 @@ The cargo-fuzz build goes to a target folder outside the work tree
 ($JSONDRIP_FUZZ_TARGET_DIR, default ~/.cache/jsondrip-fuzz-target/<checkout>, one per
 checkout path), so it is built once per checkout, not at every run; a first build takes a
 minute or two and is not counted here: the test skips if the targets are not built yet and
-`JSONDRIP_FUZZ_BUILD=1` (which `.ci/run` sets) is not set.
+`JSONDRIP_FUZZ_BUILD=1` (implied by `JSONDRIP_NO_SKIP=1`, which `.ci/run` sets) is not set.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import NO_SKIP, missing, need_module
 
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ = ROOT / "fuzz"
@@ -36,25 +37,21 @@ TARGET_DIR = Path(
 )
 
 
-# `.ci/run` sets JSONDRIP_FUZZ_BUILD=1 after installing the tools: there a missing tool is a
-# failure, never a skip, so a broken set-up cannot pass as "skipped".
-REQUIRED = os.environ.get("JSONDRIP_FUZZ_BUILD") == "1"
+# JSONDRIP_FUZZ_BUILD=1 builds the targets when they are not built yet (a minute or two), and
+# JSONDRIP_NO_SKIP=1 (`.ci/run`'s fuzz stage) implies it: there a missing tool is a failure,
+# never a skip, so a broken set-up cannot pass as "skipped".
+BUILD = os.environ.get("JSONDRIP_FUZZ_BUILD") == "1" or NO_SKIP
 
-
-def _missing(why: str) -> None:
-    """Skip on a machine without the fuzzing tools; fail where they are required."""
-    if REQUIRED:
-        pytest.fail(f"{why}, and JSONDRIP_FUZZ_BUILD=1 requires it")
-    pytest.skip(why)
+pytestmark = pytest.mark.fuzz  # `pytest -m fuzz` runs these alone, `-m "not fuzz"` leaves them
 
 
 def _cargo_fuzz() -> list[str]:
     """The cargo command that runs cargo-fuzz (nightly if installed, else RUSTC_BOOTSTRAP)."""
     if shutil.which("cargo") is None:
-        _missing("cargo is not installed; the long runs are documented in docs/hostile.md")
+        missing("cargo is not installed: install Rust (https://rustup.rs) to run the fuzzers")
     found = subprocess.run(["cargo", "fuzz", "--version"], capture_output=True, text=True)
     if found.returncode != 0:
-        _missing("cargo-fuzz is not installed (`cargo install cargo-fuzz`)")
+        missing("cargo-fuzz is not installed (`cargo install --locked cargo-fuzz`)")
     toolchains = subprocess.run(["rustup", "toolchain", "list"], capture_output=True, text=True)
     if "nightly" in toolchains.stdout:
         return ["cargo", "+nightly", "fuzz"]
@@ -72,8 +69,8 @@ def test_cargo_fuzz_target_runs_clean(target: str, tmp_path: Path) -> None:
     """A few seconds of one cargo-fuzz target from the committed seeds: no finding."""
     cargo = _cargo_fuzz()
     binary = TARGET_DIR / "x86_64-unknown-linux-gnu" / "release" / target
-    if not binary.exists() and not REQUIRED:
-        pytest.skip(f"{binary} is not built: run fuzz/run.sh once, or set JSONDRIP_FUZZ_BUILD=1")
+    if not binary.exists() and not BUILD:
+        missing(f"{binary} is not built: run fuzz/run.sh once, or set JSONDRIP_FUZZ_BUILD=1")
     run = subprocess.run(
         [
             *cargo,
@@ -100,7 +97,7 @@ def test_cargo_fuzz_target_runs_clean(target: str, tmp_path: Path) -> None:
 def test_atheris_harness_runs_clean(tmp_path: Path) -> None:
     """A few seconds of the atheris harness from the committed seeds: no finding."""
     if importlib.util.find_spec("atheris") is None:
-        _missing("atheris is not installed (`pip install atheris`)")
+        need_module("atheris")
     run = subprocess.run(
         [
             sys.executable,

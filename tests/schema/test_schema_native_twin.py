@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from _support import same, snapshot
-from conftest import NO_NATIVE
+from conftest import NO_NATIVE, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_schema_properties import SCHEMA_AND_VALUE, cuts, render
@@ -166,7 +166,7 @@ def _byte_cuts(text: str, rnd: random.Random) -> list[bytes]:
     return [data[a:b] for a, b in zip([0, *points], [*points, len(data)])]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(schemas(), flat_schemas()),
     st.one_of(DOCUMENTS, SCHEMA_AND_VALUE.map(lambda pair: pair[1])),
@@ -189,7 +189,7 @@ def test_native_and_twin_agree_on_every_chunk(
             assert same(list(one), list(other)), (schema, text, one, other)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(schemas(), flat_schemas()),
     st.one_of(DOCUMENTS, SCHEMA_AND_VALUE.map(lambda pair: pair[1])),

@@ -15,7 +15,7 @@ from typing import Any
 
 import jsonschema
 from _schema_support import run
-from conftest import installed_backends
+from conftest import examples, installed_backends
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -145,7 +145,7 @@ def cuts(text: str, rnd: random.Random) -> list[str]:
     return [text[a:b] for a, b in zip([0, *points], [*points, len(text)])]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMA_AND_VALUE, st.randoms(use_true_random=False))
 def test_accepted_documents_are_never_flagged(schema_and_value: Any, rnd: random.Random) -> None:
     schema, value = schema_and_value
@@ -183,7 +183,7 @@ def _mutate(value: Any, rnd: random.Random, replacement: Any) -> tuple[Any, list
 OTHERS = st.sampled_from([True, None, 12345, -7.5, "zzz-not-a-member", [], {}])
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMA_AND_VALUE, OTHERS, st.randoms(use_true_random=False))
 def test_final_verdict_and_early_report_of_a_broken_leaf(
     schema_and_value: Any, other: Any, rnd: random.Random

@@ -7,13 +7,14 @@ from typing import Annotated, Literal, Optional, Union
 
 import pytest
 from _schema_support import run
+from conftest import need_module
 
 # pydantic-core publishes no wheel for some interpreters (Debian's PyPy 3.9): skip, naming it.
-pytest.importorskip("pydantic")
-from pydantic import BaseModel, Field, ValidationError
+need_module("pydantic")
+from pydantic import BaseModel, Field, ValidationError  # noqa: E402
 
-import jsondrip
-from jsondrip import Schema, SchemaViolation
+import jsondrip  # noqa: E402
+from jsondrip import Schema, SchemaViolation  # noqa: E402
 
 PARAMETERS = {
     "type": "object",

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from _toolcall_support import make_acc_fixture  # noqa: F401 - make_acc is a fixture
-from conftest import NO_NATIVE
+from conftest import NO_NATIVE, examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +48,7 @@ def both(prefix: str, middle: str | None, suffix: str, chunk: bytes) -> Any:
     return ours
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(fragment=LITERAL, ignored=LITERAL, with_middle=st.booleans(), tail=st.binary(max_size=3))
 @example(fragment="x\\u00e9", ignored="p", with_middle=True, tail=b"")
 def test_the_twins_agree_on_any_chunk(

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from _toolcall_support import make_acc_fixture  # noqa: F401 - make_acc is a fixture
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -255,7 +256,7 @@ def fragmented(draw: Any) -> list[str]:
     return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)]) if text[a:b]]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     fmt=st.sampled_from(FORMATS),
     calls=st.lists(fragmented(), min_size=1, max_size=3),

@@ -17,11 +17,12 @@ from typing import Any, ClassVar
 
 import pytest
 from _toolcall_support import make_acc_fixture  # noqa: F401 - a fixture
+from conftest import need_module
 
 from jsondrip.toolcalls import ToolCallAccumulator, ToolCallDelta, ToolCallDone
 
-anthropic = pytest.importorskip("anthropic")
-openai = pytest.importorskip("openai")
+anthropic = need_module("anthropic")
+openai = need_module("openai")
 
 
 def run_documented_loop(stream: Any, run_tool: Any) -> None:

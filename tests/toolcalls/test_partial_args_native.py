@@ -14,7 +14,7 @@ import struct
 from typing import Any
 
 import pytest
-from conftest import NO_NATIVE
+from conftest import NO_NATIVE, examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -192,7 +192,7 @@ def chunk_of(batch: list[Any], ascii_only: bool) -> bytes | None:
     return (PREFIX + array + SUFFIX).encode("utf-8", "surrogatepass")
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(batches=st.one_of(documents(), st.lists(st.lists(entries(), max_size=3), max_size=12)))
 @example(batches=[[{"jsonPath": "$.a", "numberValue": 1}], [{"jsonPath": "$.a", "nullValue": 0}]])
 def test_native_writes_the_twins_text_and_errors_or_leaves_the_piece(
@@ -229,7 +229,7 @@ def test_native_writes_the_twins_text_and_errors_or_leaves_the_piece(
     assert got_all == want
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(
     batches=st.one_of(documents(), st.lists(st.lists(entries(), max_size=3), max_size=12)),
     ascii_only=st.booleans(),
@@ -315,7 +315,7 @@ def native_number(value: Any) -> str | None:
     return None if text is None else text[len('{"a": ') :]
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(x=st.floats(allow_nan=False, allow_infinity=False))
 @example(x=5e-324)
 @example(x=1e16)
@@ -358,7 +358,7 @@ def test_ints_print_as_repr_up_to_64_bits() -> None:
     assert native_number(True) is None and native_number("1") is None
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(
     literal=st.from_regex(r"-?(0|[1-9][0-9]{0,25})(\.[0-9]{1,25})?([eE][-+]?[0-9]{1,3})?",
                           fullmatch=True)

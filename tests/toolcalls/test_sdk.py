@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 from _toolcall_support import as_sse, make_acc_fixture, outcome, stream_path  # noqa: F401
+from conftest import need_module
 
-openai = pytest.importorskip("openai")
-anthropic = pytest.importorskip("anthropic")
+openai = need_module("openai")
+anthropic = need_module("anthropic")
 
 CHAT = {  # file: how many tool calls it holds
     "openai-chat_parallel-tool-calls_gpt-4o.sse": 2,

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from _toolcall_support import make_acc_fixture, outcome  # noqa: F401 - make_acc is a fixture
 from _toolcall_support import snapshot_events as snapshot
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -540,7 +541,9 @@ PIECE_TEXT = st.lists(
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(arrays=st.lists(PIECE_TEXT, min_size=1, max_size=6), tail=st.sampled_from(["", " "]))
 def test_any_vertex_chunk_gives_what_the_long_way_gives(

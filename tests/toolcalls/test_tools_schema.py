@@ -25,7 +25,7 @@ from _toolcall_support import (  # noqa: F401 - make_acc is a fixture
     stream_files,
     stream_path,
 )
-from conftest import CORPUS
+from conftest import corpus_dir
 
 from jsondrip.toolcalls import ToolCallDelta, ToolCallDone
 
@@ -85,8 +85,7 @@ def first_string(
 def test_recorded_calls_pass_their_schema_and_a_narrowed_one_stops_them(
     make_acc, name: str
 ) -> None:
-    if not (CORPUS / "streams").is_dir():
-        pytest.skip(f"corpus folder {CORPUS / 'streams'} not found: set JSONDRIP_CORPUS")
+    corpus_dir("streams")  # skips, or fails in CI, saying how to get it
     data = as_sse(stream_path(name))
     plain = make_acc()
     run_sse(plain, [data])

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import missing
 
 import jsondrip
 from jsondrip.cli.source import from_bytes
@@ -117,7 +118,7 @@ def run_node(test_file: str, fixtures: Any, tmp_path: Path) -> None:
     """Run `node --test` on one file of tests/web/js with the fixtures in its environment."""
     node = shutil.which("node")
     if node is None:
-        pytest.skip(NODE_HINT)
+        missing(NODE_HINT)
     path = tmp_path / f"{test_file}.json"
     path.write_text(json.dumps(fixtures, ensure_ascii=False), "utf-8")
     env = {**os.environ, "JSONDRIP_JS_FIXTURES": str(path)}

@@ -20,6 +20,10 @@ from jsondrip.cli.source import from_bytes
 from jsondrip.web import SSELog
 from jsondrip.web.server import PreviewServer, replay_into
 
+pytestmark = (
+    pytest.mark.browser
+)  # `pytest -m browser` runs these alone, `-m "not browser"` leaves them
+
 READ_CALLS = """() => [...window.jsondripPage.client.calls.values()].map((c) => ({
   index: c.index, id: c.id, name: c.name, kind: c.kind, status: c.status, error: c.error,
   arguments: c.arguments === undefined ? {missing: true} : {value: c.arguments},

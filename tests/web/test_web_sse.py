@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from _web_support import parse_frame
+from conftest import need_module
 
 import jsondrip
 from jsondrip.toolcalls import ToolCallAccumulator
@@ -237,7 +238,7 @@ def docs_example_app() -> str:
 
 
 def test_the_docs_starlette_app_streams_resumable_frames(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("starlette")
+    need_module("starlette")
     from starlette.testclient import TestClient
 
     namespace: dict[str, Any] = {}

@@ -54,7 +54,8 @@ class _Notes:
         return f" [{self.texts.index(text) + 1}]"
 
     def lines(self) -> list[str]:
-        return [""] + [f"[{i}] {t}" for i, t in enumerate(self.texts, 1)] if self.texts else []
+        # A code span: a path such as ['records'][0] is not Markdown's reference link.
+        return [""] + [f"[{i}] `{t}`" for i, t in enumerate(self.texts, 1)] if self.texts else []
 
 
 def time_cell(row: dict[str, Any]) -> str:

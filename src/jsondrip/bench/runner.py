@@ -27,8 +27,8 @@ from .workloads import KB, TITLES, Case, cases, code_text, records_text, size_la
 __all__ = ["PRESETS", "Config", "Run", "Step", "find_corpus"]
 
 SCHEMA = "jsondrip-bench/1"
-CORPUS_FILES = ("twitter.json", "citm_catalog.json", "canada.json", "github_events.json")
-CORPUS_FILES += ("numbers.json",)
+CORPUS_FILES: tuple[str, ...] = ("twitter.json", "citm_catalog.json", "canada.json")
+CORPUS_FILES += ("github_events.json", "numbers.json")
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,11 @@ class Config:
 
 
 PRESETS = {
-    "full": Config("full", (KB, 10 * KB, 100 * KB, 1000 * KB), (1, 4, 16, 64), 3.0, 5, 0.05, 2e7),
-    "quick": Config("quick", (KB, 10 * KB, 100 * KB), (4, 64), 0.25, 3, 0.005, 2e6),
-    "tiny": Config("tiny", (KB, 3 * KB), (16, 64), 0.05, 1, 0.001, 1e5, False, 20 * KB),
+    "full": Config(
+        "full", (KB, 10 * KB, 100 * KB, 1000 * KB), (1, 4, 16, 64), 3.0, 5, 0.05, 20_000_000
+    ),
+    "quick": Config("quick", (KB, 10 * KB, 100 * KB), (4, 64), 0.25, 3, 0.005, 2_000_000),
+    "tiny": Config("tiny", (KB, 3 * KB), (16, 64), 0.05, 1, 0.001, 100_000, False, 20 * KB),
 }
 
 
@@ -137,7 +139,7 @@ class Run:
         budget = cfg.budget
         if contender.incremental:  # its check reads the whole stream: give it the time
             budget = min(10 * budget, max(2.5 * budget, 3 * (timing.seconds or 0)))
-        check = check_stream(contender, case, budget, int(cfg.copy_cap), per_read, skip)
+        check = check_stream(contender, case, budget, cfg.copy_cap, per_read, skip)
         self.stream_rows.append(
             {
                 "workload": case.workload,
@@ -164,7 +166,8 @@ class Run:
         rows: dict[str, dict[str, Any]] = {}
         numbers: dict[str, int] = {}
         for c in self.one_shot:
-            row = {"document": name, "bytes": len(data), "contender": c.name, "runs": 0}
+            row: dict[str, Any] = {"document": name, "bytes": len(data), "contender": c.name}
+            row["runs"] = 0
             row.update(status=c.missing or "measured", seconds=None, note="", final="not checked")
             row["final_detail"] = c.missing or ""
             rows[c.name] = row

@@ -81,7 +81,7 @@ def _row(node: Node, index: dict[int, int]) -> dict[str, Any]:
         return None if sub is None else index[id(sub)]
 
     numbers_native = node.multiple_of is None
-    bounds = {}
+    bounds: dict[str, Any] = {}
     for name in ("minimum", "maximum", "exclusive_minimum", "exclusive_maximum"):
         value = getattr(node, name)
         bounds[name] = None if value is None else _bound(value)

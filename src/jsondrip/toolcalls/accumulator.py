@@ -185,9 +185,10 @@ class ToolCallAccumulator:
             for text in sse.feed_data(data):
                 if shortcut is not None and shortcut.match(text):
                     # routed by its envelope's skeleton, without decoding
-                    routed = sse.head is not None
-                    if routed:
-                        shortcut.frame(sse.head)
+                    head = sse.head
+                    routed = head is not None
+                    if head is not None:
+                        shortcut.frame(head)
                     continue
                 routed = False
                 self._read(text)

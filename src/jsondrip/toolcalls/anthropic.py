@@ -37,7 +37,7 @@ class AnthropicHandler(FormatHandler):
     def __init__(self, table: Any) -> None:
         super().__init__(table)
         self._message_id: str | None = None
-        self._blocks: dict[int, CallState] = {}
+        self._blocks: dict[Any, CallState] = {}  # by the stream's own index, as sent
         self._inputs: dict[int, Any] = {}  # a tool block's `input` sent whole in its start
         self._stop_reason: str | None = None
         self.shortcut = EnvelopeShortcut("partial_json", _fragment_route, self._take_fragment)

@@ -63,7 +63,9 @@ class CohereHandler(FormatHandler):
             call = _message(event).get("tool_calls")
             if type(call) is not dict:
                 return
-            function = call.get("function") if type(call.get("function")) is dict else {}
+            function = call.get("function")
+            if type(function) is not dict:
+                function = {}
             state = self.table.start(call.get("id"), function.get("name") or "")
             self.table.announce(state)
             self._calls[event.get("index")] = state

@@ -7,18 +7,12 @@ while the call streams and never again once `ToolCallDone` has been emitted for 
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass
 from types import MemberDescriptorType
 from typing import Any, Union
 
 from .. import MISSING, Change
+from .._frozen import frozen_event
 from .._snapshot import frozen_copy
-
-if sys.version_info >= (3, 10):
-    _event = dataclass(frozen=True, slots=True)
-else:  # pragma: no cover - Python 3.9 has no slotted dataclasses
-    _event = dataclass(frozen=True)
 
 __all__ = [
     "Event",
@@ -106,7 +100,7 @@ class ToolCall:
         )
 
 
-@_event
+@frozen_event
 class ToolCallStarted:
     """A tool call began; `name` is whole (Anthropic, Responses) or as far as it arrived;
     `kind` is `"function"` (the client runs it) or `"server"` (the provider ran it)."""
@@ -117,7 +111,7 @@ class ToolCallStarted:
     kind: str = "function"
 
 
-@_event
+@frozen_event
 class ToolCallDelta:
     """A fragment of a call's arguments arrived.
 
@@ -170,6 +164,13 @@ class _Unfrozen:
     """`ToolCallDelta`'s slots without its frozen `__setattr__`: a delta under construction."""
 
     __slots__ = getattr(ToolCallDelta, "__slots__", ())  # none before Python 3.10
+    # The same fields, for type checkers (annotations only: the slots above hold them).
+    index: int
+    id: str | None
+    name: str
+    arguments_delta: str
+    preview: Any
+    changes: tuple[Change, ...]
 
 
 def _fast_delta(
@@ -187,7 +188,8 @@ def _fast_delta(
     delta.arguments_delta = arguments_delta
     delta.preview = preview
     delta.changes = changes
-    delta.__class__ = ToolCallDelta  # the same slots: Python allows it, and it is now frozen
+    # The same slots: Python allows it, and it is now frozen.
+    delta.__class__ = ToolCallDelta  # type: ignore[assignment]
     return delta  # type: ignore[return-value]
 
 
@@ -243,14 +245,14 @@ LAZY_CHANGES = _lazy_changes()
 """True: `tool_call_delta` may be given a parser's pending changes for `changes`."""
 
 
-@_event
+@frozen_event
 class ToolCallDone:
     """A call ended, exactly once per call: check `tool_call.complete` before acting on it."""
 
     tool_call: ToolCall
 
 
-@_event
+@frozen_event
 class TextDelta:
     """Assistant text, outside any `<think>` block; `choice` keeps `n` > 1 choices apart."""
 
@@ -258,7 +260,7 @@ class TextDelta:
     choice: int = 0
 
 
-@_event
+@frozen_event
 class ReasoningDelta:
     """Reasoning text: `reasoning_content`, Anthropic thinking, a Responses reasoning summary,
     or text inside `<think>...</think>`."""
@@ -267,7 +269,7 @@ class ReasoningDelta:
     choice: int = 0
 
 
-@_event
+@frozen_event
 class StreamDone:
     """A response ended; `finish_reason` is the provider's own word (`tool_calls`, `stop`,
     `length`, `tool_use`, `end_turn`, `max_tokens`, `completed`, `max_output_tokens`...),

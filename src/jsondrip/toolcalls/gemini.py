@@ -72,23 +72,23 @@ class GeminiHandler(FormatHandler):
     def _take_piece(self, route: tuple[int, Any], pieces: Any) -> bool:
         """A `_piece` chunk from its skeleton (`route`: its candidate and `responseId`): what
         `_piece` does with it; False when `_piece` would not take it (decode it in full)."""
-        state = self._open_candidate(route)
-        if state is None or type(pieces) is not list:
+        opened = self._open_candidate(route)
+        if opened is None or type(pieces) is not list:
             return False
         if pieces:
-            self._write(state, pieces)
+            self._write(opened[0], pieces)
         return True
 
     def _take_chunk(self, route: tuple[int, Any], matcher: Any, chunk: bytes) -> bool:
         """A whole `_piece` chunk framed as the last routed one (`matcher`), its pieces written
         from its bytes; False when `_take_piece` would not take it or the writer leaves the
         chunk to the long way (nothing changed), which then decides."""
-        state = self._open_candidate(route)
-        if state is None:
+        opened = self._open_candidate(route)
+        if opened is None:
             return False
-        call = state.streaming
+        state, call, writer = opened
         try:
-            text = state.writer.feed_chunk(matcher, chunk)
+            text = writer.feed_chunk(matcher, chunk)
         except ValueError as error:
             self._invalid(state, error)
             return True
@@ -97,15 +97,18 @@ class GeminiHandler(FormatHandler):
         self.table.append(call, text)
         return True
 
-    def _open_candidate(self, route: tuple[int, Any]) -> _Candidate | None:
-        """The candidate a routed `_piece` chunk adds to, if its call is streaming in the
-        running response; None: `_piece` would not take it."""
+    def _open_candidate(
+        self, route: tuple[int, Any]
+    ) -> tuple[_Candidate, CallState, VertexArgs] | None:
+        """The candidate a routed `_piece` chunk adds to, with its streaming call and that
+        call's writer, if it is streaming in the running response; None: `_piece` would not
+        take it."""
         if self.done_sent or route[1] != self._response_id:
             return None
         state = self._candidates.get(route[0])
         if state is None or state.streaming is None or state.writer is None:
             return None
-        return state
+        return state, state.streaming, state.writer
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one `GenerateContentResponse` chunk."""

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 import re
-from json.decoder import scanstring
+from json.decoder import scanstring  # type: ignore[attr-defined]  # not in typeshed
 from json.scanner import make_scanner
 from typing import Any, Callable
 
@@ -63,7 +63,8 @@ _FRAGMENT_LITERAL = '"\\u0000fragment"'
 _IGNORED_LITERAL = '"\\u0000ignored"'
 _COLON = re.compile(r'[ \t\n\r]*:[ \t\n\r]*"')
 _UNKNOWN = object()  # a skeleton classified as not routable: always decode in full
-_scan_value = make_scanner(json.JSONDecoder())  # (value, end) of the JSON value at an index
+# (value, end) of the JSON value at an index (typeshed types make_scanner's argument wrongly)
+_scan_value = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 _MAX_ROUTES = 64  # skeletons remembered (a stream has a handful)
 
 

@@ -17,18 +17,13 @@ event) raises `ValueError` instead of growing without limit.
 from __future__ import annotations
 
 import codecs
-import sys
-from dataclasses import dataclass
 
-if sys.version_info >= (3, 10):
-    _event = dataclass(frozen=True, slots=True)
-else:  # pragma: no cover
-    _event = dataclass(frozen=True)
+from .._frozen import frozen_event
 
 __all__ = ["SSEDecoder", "ServerSentEvent"]
 
 
-@_event
+@frozen_event
 class ServerSentEvent:
     """One dispatched event: its type, its data (lines joined with `\\n`) and the last id."""
 
@@ -93,7 +88,7 @@ class SSEDecoder:
     ) -> list[tuple[str, str, str | None]]:
         """`feed`, with each event as an `(event, data, id)` tuple: no object per event."""
         self.idle = False  # until the state is known to be at rest again
-        if type(chunk) is str:
+        if isinstance(chunk, str):  # a str subclass too: it has no bytes to index
             text = chunk
         elif self._clean and chunk and chunk[-1] < 0x80:
             # no bytes held from before and none cut at the end: decode in one go

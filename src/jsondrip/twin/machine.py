@@ -27,7 +27,7 @@ PyPy's decoder instead (`PyPyErrors`, twin/pypy.py): its words, positions and qu
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
 from .errors import Dialect, ErrorKind, MachineError
@@ -162,9 +162,11 @@ ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r":
 HEX = frozenset("0123456789abcdefABCDEF")
 WHITESPACE = " \t\n\r"
 
-_STRING_PLAIN = re.compile(r'[^"\\\x00-\x1f]*').match
-_WHITESPACE_RUN = re.compile(r"[ \t\n\r]*").match
-_NUMBER_RUN = re.compile(r"[0-9.eE+-]*").match
+# Each pattern matches the empty string, so each match always succeeds: typed so.
+_Run = Callable[[str, int], "re.Match[str]"]
+_STRING_PLAIN: _Run = re.compile(r'[^"\\\x00-\x1f]*').match  # type: ignore[assignment]
+_WHITESPACE_RUN: _Run = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]
+_NUMBER_RUN: _Run = re.compile(r"[0-9.eE+-]*").match  # type: ignore[assignment]
 
 
 CLASSIC = Dialect()

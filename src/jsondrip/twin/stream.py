@@ -116,7 +116,8 @@ class PythonEngine:
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read one fragment and return the changes it made to the value."""
         builder = self.builder
-        builder.changes = changes = []
+        changes: list[Change] = []
+        builder.changes = changes
         try:
             self.feed(chunk, refresh=False)
         finally:
@@ -219,7 +220,7 @@ class PythonEngine:
             self._fail(e)
             raise
         self.last = text
-        if over:
+        if over and limit is not None:  # (over implies a limit: for the type checker)
             self._raise(ErrorKind.MaxSize, limit, limit)
 
     def _decode(self, data: bytes) -> str | None:
@@ -317,7 +318,8 @@ class PythonEngine:
     def close_changes(self) -> list[Change]:
         """End the stream like `close`, and return the changes that completing it made."""
         builder = self.builder
-        builder.changes = changes = []
+        changes: list[Change] = []
+        builder.changes = changes
         try:
             self.close()
         finally:

@@ -130,7 +130,10 @@ class UIMessageStream:
             elif kind is ToolCallStarted:
                 self._end_part("text", out)
                 self._end_part("reasoning", out)
-                start = {"type": "tool-input-start", "toolCallId": call_id(event.index, event.id)}
+                start: dict[str, Any] = {
+                    "type": "tool-input-start",
+                    "toolCallId": call_id(event.index, event.id),
+                }
                 start["toolName"] = event.name
                 if getattr(event, "kind", None) == "server":
                     start["providerExecuted"] = True

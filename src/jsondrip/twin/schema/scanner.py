@@ -133,9 +133,9 @@ class Scanner:
                         self._end_number(off + i)
                         state = BETWEEN
                 elif state == IN_LITERAL:
-                    take = min(self.literal_left, n - i)
-                    i += take
-                    self.literal_left -= take
+                    letters = min(self.literal_left, n - i)
+                    i += letters
+                    self.literal_left -= letters
                     if not self.literal_left:
                         checker.end_atom(self.literal_value, off + i - 1)
                         state = BETWEEN
