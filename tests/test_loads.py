@@ -355,6 +355,46 @@ def test_encodings_are_detected_as_json_does(engine: str, name: str) -> None:
     check(engine, bytearray(ENCODED[name]))
 
 
+def utf8_sequences() -> list[bytes]:
+    """Every one- and two-byte sequence, and three- and four-byte ones over every lead byte
+    and every second byte (the byte that decides overlong forms, surrogates and the end of
+    Unicode), with continuation bytes and their neighbours after them: valid, overlong,
+    surrogate, truncated and stray."""
+    singles = [bytes([a]) for a in range(256)]
+    pairs = [bytes([a, b]) for a in range(0xC0, 0x100) for b in range(256)]
+    thirds = (0x7F, 0x80, 0xBF, 0xC0)
+    triples = [bytes([a, b, c]) for a in range(0xE0, 0xF0) for b in range(256) for c in thirds]
+    quads = [
+        bytes([a, b, c, d])
+        for a in range(0xF0, 0xF8)
+        for b in range(256)
+        for c in (0x80, 0xBF, 0x7F)
+        for d in (0x80, 0xC0)
+    ]
+    return singles + pairs + triples + quads
+
+
+# What sets the kind of the str (Latin-1, UCS-2, UCS-4), and an ASCII run longer than 16.
+UTF8_CONTEXTS = [b"", "é".encode(), "日本".encode(), "😀".encode(), b"abcdefghijklmnopqrst"]
+
+
+@pytest.mark.parametrize("context", UTF8_CONTEXTS, ids=repr)
+def test_every_utf8_sequence_in_strings_is_read_as_json_does(context: bytes) -> None:
+    """Each sequence inside a string value and a key, after and before text of each kind,
+    as bytes: json.loads's value (surrogates encoded in UTF-8 read as `surrogatepass` reads
+    them) or its error."""
+    parse = loads("default")
+    for sequence in utf8_sequences():
+        for doc in (
+            b'["' + context + sequence + b'"]',
+            b'["' + sequence + context + b'x"]',
+            b'{"' + sequence + context + b'": 0}',
+        ):
+            want = outcome(json_loads, doc)
+            got = outcome(parse, doc)
+            assert same_outcome(got, want), (doc, show(got), show(want))
+
+
 ERRORS = [
     "", " ", "\n\n  ", "[1,]", "[1 2]", '{"a" 1}', '{"a":1,}', '{"a":1 "b":2}', "{1:2}", "{,}",
     "[,1]", "tru", "nul", "fals", "truex", '"abc', '"\\x"', '"\\u12"', '"\\u12G4"',

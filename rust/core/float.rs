@@ -20,7 +20,7 @@ const INFINITE_POWER: i32 = 0x7ff;
 
 /// The f64 nearest to `mantissa * 10^exponent` (negated if `negative`), or None when neither
 /// method can tell. `mantissa` must hold all the significant digits (19 at most).
-#[inline]
+#[inline(always)]
 pub fn decimal_to_f64(mantissa: u64, exponent: i64, negative: bool) -> Option<f64> {
     let value = match clinger(mantissa, exponent) {
         Some(value) => value,
@@ -31,7 +31,7 @@ pub fn decimal_to_f64(mantissa: u64, exponent: i64, negative: bool) -> Option<f6
 
 /// Clinger's fast path: a mantissa below 2^53 times or over an exact power of ten is one
 /// correctly rounded IEEE operation.
-#[inline]
+#[inline(always)]
 fn clinger(mantissa: u64, exponent: i64) -> Option<f64> {
     if mantissa > 1 << 53 || !(-22..=22).contains(&exponent) {
         return None;
@@ -47,6 +47,7 @@ fn clinger(mantissa: u64, exponent: i64) -> Option<f64> {
 /// Eisel-Lemire (Lemire, "Number Parsing at a Gigabyte per Second", 2021): the product of the
 /// normalised mantissa and a 128-bit power of five gives the rounded result, unless it falls
 /// too near a halfway point to tell (None).
+#[inline(never)]
 fn eisel_lemire(mut w: u64, q: i64) -> Option<f64> {
     if w == 0 || q < SMALLEST_POWER_OF_FIVE {
         return Some(0.0);

@@ -42,6 +42,15 @@ pub struct Text<'s> {
     pub ascii: bool,
 }
 
+/// An object key: its text and, when it is ASCII, unescaped and shorter than sixteen bytes,
+/// the sixteen input bytes from its first (the key, its closing quote, what follows). A key
+/// cache reads those as two words without a loop over the key's length.
+#[derive(Debug, Clone, Copy)]
+pub struct Key<'s> {
+    pub text: Text<'s>,
+    pub window: Option<&'s [u8; 16]>,
+}
+
 /// A number: its exact text always (for `parse_int`/`parse_float` hooks and big integers).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Number<'a> {
@@ -81,7 +90,7 @@ static CLASS: [u8; 256] = {
 /// and their value computed in a few multiplications (a byte loop was a third of
 /// numbers.json's time, waiting on the multiply chain and on its exit, mispredicted as
 /// lengths vary).
-#[inline]
+#[inline(always)]
 fn accumulate(data: &[u8], mut i: usize, value: &mut u64) -> usize {
     while let Some(chunk) = data.get(i..i + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
@@ -201,23 +210,78 @@ fn sse2_whitespace_bits(chunk: &[u8]) -> u32 {
     }
 }
 
+/// Thirty-two bytes at a time (AVX2): where the first byte from `i` that is `"`, `\` or a
+/// control character is (true), or where fewer than 32 bytes are left (false), noting
+/// non-ASCII bytes before it in `class_or`.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn avx2_plain_run(data: &[u8], mut i: usize, class_or: &mut u8) -> (usize, bool) {
+    use std::arch::x86_64::*;
+    let quote = _mm256_set1_epi8(b'"' as i8);
+    let backslash = _mm256_set1_epi8(b'\\' as i8);
+    let below_space = _mm256_set1_epi8(0x1f);
+    let mut high_seen = 0u32;
+    while let Some(chunk) = data.get(i..i + 32) {
+        // SAFETY: the unaligned load reads 32 bytes, all inside `chunk`.
+        let bytes = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        let control = _mm256_cmpeq_epi8(_mm256_max_epu8(bytes, below_space), below_space);
+        let stops = _mm256_or_si256(
+            _mm256_or_si256(
+                _mm256_cmpeq_epi8(bytes, quote),
+                _mm256_cmpeq_epi8(bytes, backslash),
+            ),
+            control,
+        );
+        let stops = _mm256_movemask_epi8(stops) as u32;
+        let high = _mm256_movemask_epi8(bytes) as u32;
+        if stops != 0 {
+            high_seen |= high & ((stops & stops.wrapping_neg()) - 1);
+            if high_seen != 0 {
+                *class_or |= 2;
+            }
+            return (i + stops.trailing_zeros() as usize, true);
+        }
+        high_seen |= high;
+        i += 32;
+    }
+    if high_seen != 0 {
+        *class_or |= 2;
+    }
+    (i, false)
+}
+
 /// The index of the first byte from `i` that ends a plain run (`"`, `\`, a control
 /// character), noting non-ASCII bytes in `class_or`; Bail at the end of the input.
 #[inline]
 fn plain_run(data: &[u8], mut i: usize, class_or: &mut u8) -> Scan<usize> {
     #[cfg(target_arch = "x86_64")]
-    while let Some(chunk) = data.get(i..i + 16) {
-        let (stops, high) = sse2_stop_bits(chunk);
-        if stops != 0 {
-            if high & ((stops & stops.wrapping_neg()) - 1) != 0 {
+    {
+        // Long strings (descriptions, text, code) take 32 bytes a step where the CPU can
+        // (the check is a cached flag).
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            let (at, stopped) = unsafe { avx2_plain_run(data, i, class_or) };
+            if stopped {
+                return Ok(at);
+            }
+            i = at;
+        }
+        while let Some(chunk) = data.get(i..i + 16) {
+            let (stops, high) = sse2_stop_bits(chunk);
+            if stops != 0 {
+                if high & ((stops & stops.wrapping_neg()) - 1) != 0 {
+                    *class_or |= 2;
+                }
+                return Ok(i + stops.trailing_zeros() as usize);
+            }
+            if high != 0 {
                 *class_or |= 2;
             }
-            return Ok(i + stops.trailing_zeros() as usize);
+            i += 16;
         }
-        if high != 0 {
-            *class_or |= 2;
-        }
-        i += 16;
     }
     while let Some(chunk) = data.get(i..i + 8) {
         let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
@@ -265,11 +329,13 @@ impl<'a> Scanner<'a> {
     fn skip_whitespace(&mut self) {
         let data = self.data;
         let i = self.pos;
-        // Most tokens follow no whitespace or one space: answer those here, inlined.
+        // Most tokens follow no whitespace or one space: answer those here, inlined. Bytes up
+        // to the space are whitespace or not allowed here (then the caller finds no token).
         match data.get(i) {
-            Some(b' ') if data.get(i + 1).is_some_and(|&b| b > b' ') => self.pos = i + 1,
-            Some(b' ' | b'\t' | b'\n' | b'\r') => self.skip_more_whitespace(),
-            _ => {}
+            Some(&b) if b > b' ' => {}
+            Some(b' ' | b'\n') if data.get(i + 1).is_some_and(|&b| b > b' ') => self.pos = i + 1,
+            Some(_) => self.skip_more_whitespace(),
+            None => {}
         }
     }
 
@@ -305,6 +371,33 @@ impl<'a> Scanner<'a> {
         self.data.get(self.pos).copied()
     }
 
+    /// The next byte past whitespace, where the scanner now stands (not consumed); None at
+    /// the end of the input.
+    #[inline(always)]
+    pub fn peek_byte(&mut self) -> Option<u8> {
+        self.next_byte()
+    }
+
+    /// Steps over the byte the scanner stands on (one `peek_byte` gave).
+    #[inline(always)]
+    pub fn bump(&mut self) {
+        self.pos += 1;
+    }
+
+    /// `null`, `true`, `false`, `NaN` or `Infinity` (by its first byte, where the scanner
+    /// stands), read and stepped over.
+    #[inline(always)]
+    pub fn word(&mut self, first: u8) -> Scan<Peek> {
+        match first {
+            b'n' => self.literal(b"null", Peek::Null),
+            b't' => self.literal(b"true", Peek::True),
+            b'f' => self.literal(b"false", Peek::False),
+            b'N' => self.literal(b"NaN", Peek::NaN),
+            b'I' => self.literal(b"Infinity", Peek::Infinity),
+            _ => Err(Bail),
+        }
+    }
+
     /// The kind of the next value (whitespace skipped); the scanner stays on its first byte.
     #[inline(always)]
     pub fn peek(&mut self) -> Scan<Peek> {
@@ -322,8 +415,9 @@ impl<'a> Scanner<'a> {
         })
     }
 
+    #[inline(always)]
     fn literal(&mut self, word: &[u8], peek: Peek) -> Scan<Peek> {
-        if self.data[self.pos..].starts_with(word) {
+        if self.data.get(self.pos..self.pos + word.len()) == Some(word) {
             self.pos += word.len();
             Ok(peek)
         } else {
@@ -332,7 +426,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// After `[`: true if an element follows, false at `]`.
-    #[inline]
+    #[inline(always)]
     pub fn array_first(&mut self) -> Scan<bool> {
         self.pos += 1;
         if self.next_byte() == Some(b']') {
@@ -343,7 +437,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// After an element: true if another follows (`,`), false at `]`.
-    #[inline]
+    #[inline(always)]
     pub fn array_next(&mut self) -> Scan<bool> {
         match self.next_byte() {
             Some(b',') => {
@@ -359,29 +453,29 @@ impl<'a> Scanner<'a> {
     }
 
     /// After `{`: the first key, or None at `}`. The `:` after the key is read too.
-    #[inline]
-    pub fn object_first(&mut self) -> Scan<Option<Text<'_>>> {
+    #[inline(always)]
+    pub fn object_first(&mut self) -> Scan<Option<Key<'_>>> {
         self.pos += 1;
         match self.next_byte() {
             Some(b'}') => {
                 self.pos += 1;
                 Ok(None)
             }
-            Some(b'"') => self.key().map(Some),
+            Some(b'"') => self.key_token().map(Some),
             _ => Err(Bail),
         }
     }
 
     /// After a property: the next key (after `,`), or None at `}`.
-    #[inline]
-    pub fn object_next(&mut self) -> Scan<Option<Text<'_>>> {
+    #[inline(always)]
+    pub fn object_next(&mut self) -> Scan<Option<Key<'_>>> {
         match self.next_byte() {
             Some(b',') => {
                 self.pos += 1;
                 if self.next_byte() != Some(b'"') {
                     return Err(Bail);
                 }
-                self.key().map(Some)
+                self.key_token().map(Some)
             }
             Some(b'}') => {
                 self.pos += 1;
@@ -391,22 +485,32 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn key(&mut self) -> Scan<Text<'_>> {
+    /// A key (the scanner is on its opening quote), and the `:` after it.
+    #[inline(always)]
+    pub fn key_token(&mut self) -> Scan<Key<'_>> {
         let (start, end, ascii, escaped) = self.scan_string()?;
         if self.next_byte() != Some(b':') {
             return Err(Bail);
         }
         self.pos += 1;
-        Ok(self.text(start, end, ascii, escaped))
+        let window = match self.data.get(start..start + 16) {
+            Some(window) if ascii && !escaped && end - start < 16 => window.try_into().ok(),
+            _ => None,
+        };
+        Ok(Key {
+            text: self.text(start, end, ascii, escaped),
+            window,
+        })
     }
 
     /// A string value (the scanner is on its opening quote).
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self) -> Scan<Text<'_>> {
         let (start, end, ascii, escaped) = self.scan_string()?;
         Ok(self.text(start, end, ascii, escaped))
     }
 
+    #[inline(always)]
     fn text(&self, start: usize, end: usize, ascii: bool, escaped: bool) -> Text<'_> {
         let bytes = if escaped {
             &self.scratch[..]
@@ -419,16 +523,50 @@ impl<'a> Scanner<'a> {
     /// Reads a string from its opening quote to past its closing one. Returns the content's
     /// bounds in the input (when unescaped), whether it is ASCII, and whether it went to the
     /// scratch buffer.
+    ///
+    /// Most strings (keys above all) end within sixteen bytes without an escape: one load and
+    /// one mask answer those here, inlined; longer ones and escapes go out of line.
+    #[inline(always)]
     fn scan_string(&mut self) -> Scan<(usize, usize, bool, bool)> {
         let data = self.data;
         let start = self.pos + 1;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(chunk) = data.get(start..start + 16) {
+            let (stops, high) = sse2_stop_bits(chunk);
+            let len = stops.trailing_zeros() as usize; // 32 when there is no stop
+            if len < 16 && chunk[len] == b'"' {
+                self.pos = start + len + 1;
+                let ascii = high & ((1u32 << len) - 1) == 0;
+                return Ok((start, start + len, ascii, false));
+            }
+        }
+        self.scan_long_string(start)
+    }
+
+    /// `scan_string` past its fast path: a string longer than sixteen bytes, one with an
+    /// escape, or one near the end of the input.
+    #[inline(never)]
+    fn scan_long_string(&mut self, start: usize) -> Scan<(usize, usize, bool, bool)> {
+        let data = self.data;
         let mut class_or = 1u8;
-        let mut i = plain_run(data, start, &mut class_or)?;
+        let i = plain_run(data, start, &mut class_or)?;
         if data[i] == b'"' {
             self.pos = i + 1;
             return Ok((start, i, class_or == 1, false));
         }
-        // An escape (or a control character): decode into the scratch buffer from here on.
+        self.scan_escaped_string(start, i, class_or)
+    }
+
+    /// The rest of a string from its first escape (or control character) at `i`, decoded
+    /// into the scratch buffer.
+    #[inline(never)]
+    fn scan_escaped_string(
+        &mut self,
+        start: usize,
+        mut i: usize,
+        mut class_or: u8,
+    ) -> Scan<(usize, usize, bool, bool)> {
+        let data = self.data;
         self.scratch.clear();
         self.scratch.extend_from_slice(&data[start..i]);
         loop {
@@ -596,7 +734,7 @@ pub fn diagnose(text: &[u8], dialect: Dialect) -> Option<ParseError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{accumulate, Number, Scanner};
+    use super::{accumulate, plain_run, Bail, Number, Scanner, CLASS};
 
     #[test]
     fn digits_are_read_as_a_byte_loop_reads_them() {
@@ -635,5 +773,48 @@ mod tests {
             scanner.number(),
             Ok(Number::Int(123456789012345678, "123456789012345678"))
         );
+    }
+
+    /// A byte at a time: the run's end and whether it held a non-ASCII byte.
+    fn plain_run_bytewise(data: &[u8], start: usize) -> Result<(usize, bool), Bail> {
+        let mut high = false;
+        for (i, &b) in data.iter().enumerate().skip(start) {
+            match CLASS[b as usize] {
+                0 => return Ok((i, high)),
+                class => high |= class == 2,
+            }
+        }
+        Err(Bail)
+    }
+
+    #[test]
+    fn plain_runs_end_where_a_byte_loop_ends_them() {
+        // Every stop (quote, backslash, each control character) and a non-ASCII byte at
+        // every place around the 8-, 16- and 32-byte steps, from every start offset.
+        let stops: Vec<u8> = [b'"', b'\\'].into_iter().chain(0..0x20).collect();
+        for len in 0..80usize {
+            for &stop in &stops {
+                for high_at in [None, Some(0), Some(len / 2), Some(len.saturating_sub(1))] {
+                    let mut data = vec![b'a'; len];
+                    if let Some(at) = high_at.filter(|&at| at < len) {
+                        data[at] = 0xc3;
+                    }
+                    data.push(stop);
+                    data.extend_from_slice(b"tail");
+                    for start in 0..data.len().min(3) {
+                        let mut class_or = 1;
+                        let got =
+                            plain_run(&data, start, &mut class_or).map(|i| (i, class_or == 3));
+                        assert_eq!(
+                            got,
+                            plain_run_bytewise(&data, start),
+                            "{len} {stop} {start}"
+                        );
+                    }
+                }
+            }
+            let unended = vec![b'x'; len];
+            assert_eq!(plain_run(&unended, 0, &mut 1), Err(Bail));
+        }
     }
 }

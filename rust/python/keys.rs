@@ -14,15 +14,58 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use super::strings::{ascii_string, utf8_string};
+
 /// Longer keys are created every time (they seldom repeat, and would hash slowly).
 const MAX_KEY_LEN: usize = 64;
 
 /// A non-ASCII key's bytes and its str.
 type WideKey = (Box<[u8]>, Py<PyString>);
 
+/// An ASCII key of fewer than sixteen bytes as two little-endian words, the bytes past it
+/// zeroed. ASCII keys hold no NUL, so the words alone tell the key (its length too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShortKey(u64, u64);
+
+impl ShortKey {
+    /// The key of the first `len` (below 16) bytes of `window`.
+    #[inline(always)]
+    pub fn new(window: &[u8; 16], len: usize) -> Self {
+        let (low, high) = window.split_at(8);
+        let low = u64::from_le_bytes(low.try_into().expect("8 bytes"));
+        let high = u64::from_le_bytes(high.try_into().expect("8 bytes"));
+        let [low_mask, high_mask] = KEY_MASKS[len & 15];
+        ShortKey(low & low_mask, high & high_mask)
+    }
+
+    #[inline(always)]
+    fn index(self, bits: u32) -> usize {
+        let mixed = (self.0 ^ self.1.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> (64 - bits)) as usize
+    }
+}
+
+/// The masks of the two words of a short key's window that keep its `len` bytes, by `len`.
+static KEY_MASKS: [[u64; 2]; 16] = {
+    let mut masks = [[0; 2]; 16];
+    let mut len = 0;
+    while len < 16 {
+        masks[len] = if len < 8 {
+            [(1 << (8 * len)) - 1, 0]
+        } else {
+            [u64::MAX, (1 << (8 * (len - 8))) - 1]
+        };
+        len += 1;
+    }
+    masks
+};
+
 pub struct KeyCache {
     /// Compact ASCII strs, by hash of their bytes.
     slots: Vec<Option<Py<PyString>>>,
+    /// Short ASCII keys with their words, by hash of the words (`lookup_short`); allocated
+    /// at the first such lookup.
+    short: Vec<(ShortKey, Option<Py<PyString>>)>,
     /// Non-ASCII keys with their UTF-8 (or WTF-8) bytes, by the same hash.
     wide: Vec<Option<WideKey>>,
     /// log2 of the number of slots.
@@ -76,6 +119,7 @@ impl KeyCache {
     pub fn new(bits: u32) -> Self {
         KeyCache {
             slots: Vec::new(),
+            short: Vec::new(),
             wide: Vec::new(),
             bits,
         }
@@ -96,35 +140,110 @@ impl KeyCache {
     /// set when the interpreter cannot make one, or when `key` is not UTF-8 (surrogates
     /// encoded in it are read, as `surrogatepass` does).
     ///
+    /// The hit of an ASCII key is inlined into the caller (a hash, one slot, one compare);
+    /// everything else goes out of line.
+    ///
     /// # Safety
     /// The interpreter must be held by this thread, and `key` must be ASCII if `ascii`.
-    #[inline]
+    #[inline(always)]
     pub unsafe fn lookup(&mut self, key: &[u8], ascii: bool) -> *mut ffi::PyObject {
+        if ascii && key.len() <= MAX_KEY_LEN {
+            let (head, tail) = words(key);
+            let index = self.index(key.len(), head, tail);
+            if let Some(Some(string)) = self.slots.get(index) {
+                let string = string.as_ptr();
+                // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string`),
+                // kept alive by their slots.
+                if unsafe { holds(string, key, (head, tail)) } {
+                    // SAFETY: the slot keeps its reference; this new one is the caller's.
+                    unsafe { ffi::Py_INCREF(string) };
+                    return string;
+                }
+            }
+        }
+        // SAFETY: as the caller promised.
+        unsafe { self.lookup_slow(key, ascii) }
+    }
+
+    /// A new reference to the str of the first `len` bytes of `window`, ASCII and fewer than
+    /// 16, from the cache or created (NULL with an exception set when the interpreter cannot
+    /// make one). A hit is a hash of two words and one compare, inlined into the caller; the
+    /// key's bytes are never looped over.
+    ///
+    /// # Safety
+    /// The interpreter must be held by this thread; the key's bytes must be ASCII.
+    #[inline(always)]
+    pub unsafe fn lookup_short(&mut self, window: &[u8; 16], len: usize) -> *mut ffi::PyObject {
+        let key = ShortKey::new(window, len);
+        let index = key.index(self.bits);
+        if let Some((held, Some(string))) = self.short.get(index) {
+            if *held == key {
+                let string = string.as_ptr();
+                // SAFETY: the slot keeps its reference; this new one is the caller's.
+                unsafe { ffi::Py_INCREF(string) };
+                return string;
+            }
+        }
+        // SAFETY: as the caller promised.
+        unsafe { self.insert_short(key, index, &window[..len]) }
+    }
+
+    /// `lookup_short`'s miss: the str is made and kept in slot `index`.
+    ///
+    /// # Safety
+    /// As `lookup_short`; `bytes` are the key's.
+    #[inline(never)]
+    unsafe fn insert_short(
+        &mut self,
+        key: ShortKey,
+        index: usize,
+        bytes: &[u8],
+    ) -> *mut ffi::PyObject {
+        if self.short.is_empty() {
+            self.short = (0..1usize << self.bits)
+                .map(|_| (ShortKey(0, 0), None))
+                .collect();
+        }
+        // SAFETY: as the caller promised (ASCII bytes).
+        let string = unsafe { ascii_string(bytes) };
+        if !string.is_null() {
+            // SAFETY: a new reference to a str: one for the slot, one for the caller. The
+            // slot's old string, if any, is released by its drop, with the interpreter held.
+            unsafe {
+                ffi::Py_INCREF(string);
+                let kept = Bound::from_owned_ptr(Python::assume_attached(), string);
+                self.short[index] = (key, Some(kept.cast_into_unchecked().unbind()));
+            }
+        }
+        string
+    }
+
+    /// The slot of a key of `len` bytes whose `words` are `head` and `tail`.
+    #[inline(always)]
+    fn index(&self, len: usize, head: u64, tail: u64) -> usize {
+        let mixed = (head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> (64 - self.bits)) as usize
+    }
+
+    /// `lookup` past its inlined hit: a miss (the key is created and cached), a key that is
+    /// not ASCII, or a long one.
+    ///
+    /// # Safety
+    /// As `lookup`.
+    #[inline(never)]
+    unsafe fn lookup_slow(&mut self, key: &[u8], ascii: bool) -> *mut ffi::PyObject {
         if key.len() > MAX_KEY_LEN {
             // SAFETY: as the caller promised.
             return unsafe { new_string(key, ascii) };
         }
         let (head, tail) = words(key);
-        let mixed =
-            (head ^ tail.rotate_left(29) ^ key.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let index = (mixed >> (64 - self.bits)) as usize;
+        let index = self.index(key.len(), head, tail);
         if !ascii {
             // SAFETY: as the caller promised.
             return unsafe { self.lookup_wide(key, index) };
         }
         if self.slots.is_empty() {
             self.slots = (0..1usize << self.bits).map(|_| None).collect();
-        }
-        let slot = &mut self.slots[index];
-        if let Some(string) = slot {
-            let string = string.as_ptr();
-            // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string` below),
-            // kept alive by their slots.
-            if unsafe { holds(string, key, (head, tail)) } {
-                // SAFETY: the slot keeps its reference; this new one is the caller's.
-                unsafe { ffi::Py_INCREF(string) };
-                return string;
-            }
         }
         // SAFETY: as the caller promised (ASCII here).
         let string = unsafe { ascii_string(key) };
@@ -134,7 +253,7 @@ impl KeyCache {
             // interpreter held.
             unsafe {
                 ffi::Py_INCREF(string);
-                *slot = Some(
+                self.slots[index] = Some(
                     Bound::from_owned_ptr(Python::assume_attached(), string)
                         .cast_into_unchecked()
                         .unbind(),
@@ -184,34 +303,12 @@ impl KeyCache {
 /// The interpreter must be held, and `bytes` must be ASCII if `ascii`.
 #[inline]
 unsafe fn new_string(bytes: &[u8], ascii: bool) -> *mut ffi::PyObject {
-    // SAFETY: as the caller promised; the pointer and length describe `bytes`.
+    // SAFETY: as the caller promised.
     unsafe {
         if ascii {
             ascii_string(bytes)
         } else {
-            ffi::PyUnicode_DecodeUTF8(
-                bytes.as_ptr().cast(),
-                bytes.len() as ffi::Py_ssize_t,
-                c"surrogatepass".as_ptr(),
-            )
+            utf8_string(bytes)
         }
-    }
-}
-
-/// A new compact ASCII str holding `bytes`, or NULL with an exception set.
-///
-/// # Safety
-/// The interpreter must be held, and `bytes` must be ASCII.
-#[inline]
-pub unsafe fn ascii_string(bytes: &[u8]) -> *mut ffi::PyObject {
-    // SAFETY: PyUnicode_New(len, 127) gives a fresh compact ASCII str whose data buffer holds
-    // exactly `len` bytes; ASCII bytes are its final content.
-    unsafe {
-        let string = ffi::PyUnicode_New(bytes.len() as ffi::Py_ssize_t, 127);
-        if !string.is_null() {
-            let data = ffi::PyUnicode_DATA(string) as *mut u8;
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
-        }
-        string
     }
 }

@@ -20,8 +20,9 @@ use pyo3::types::{PyByteArray, PyBytes, PyString};
 
 use super::dicts::presized_dict;
 use super::gc;
-use super::keys::{ascii_string, KeyCache};
-use crate::core::scanner::{Bail, Number, Peek, Scanner, Text};
+use super::keys::KeyCache;
+use super::strings::{ascii_string, utf8_string};
+use crate::core::scanner::{Bail, Key, Number, Peek, Scanner, Text};
 
 /// Past this nesting the pre-check gives up (the standard library answers; json itself raises
 /// RecursionError well before).
@@ -132,17 +133,11 @@ fn string(text: Text) -> Build {
         // bytes are ASCII.
         return checked(unsafe { ascii_string(bytes) });
     }
-    // surrogatepass: lone surrogates from escapes, and (bytes input only: a str's UTF-8 has
-    // none) surrogates encoded in UTF-8, which json.loads also accepts. Invalid UTF-8 is not
-    // checked beforehand: the decoder refuses it here, and json.loads gives its answer.
-    // SAFETY: pointer and length describe `bytes`; the result is new or NULL.
-    let object = unsafe {
-        ffi::PyUnicode_DecodeUTF8(
-            bytes.as_ptr().cast(),
-            bytes.len() as ffi::Py_ssize_t,
-            c"surrogatepass".as_ptr(),
-        )
-    };
+    // Invalid UTF-8 is not checked beforehand: the decoder refuses it here, and json.loads
+    // gives its answer. Lone surrogates (from escapes, or encoded in bytes input) are read
+    // as json.loads reads them.
+    // SAFETY: the interpreter is held; the result is new or NULL.
+    let object = unsafe { utf8_string(bytes) };
     NonNull::new(object).ok_or_else(|| {
         // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
         unsafe { ffi::PyErr_Clear() };
@@ -151,25 +146,48 @@ fn string(text: Text) -> Build {
 }
 
 impl<'py> Loader<'py, '_> {
+    /// The value at the scanner (whitespace skipped).
     fn value(&mut self, scanner: &mut Scanner) -> Build {
-        // SAFETY (the singletons): the interpreter is held.
-        match scanner.peek()? {
-            Peek::String => string(scanner.string()?),
-            Peek::Number => self.number(scanner.number()?),
-            Peek::Object => self.nested(
-                c" while decoding a JSON object from a unicode string",
-                |this| this.object(scanner),
-            ),
-            Peek::Array => self.nested(
-                c" while decoding a JSON array from a unicode string",
-                |this| this.array(scanner),
-            ),
-            Peek::Null => singleton(unsafe { ffi::Py_None() }),
-            Peek::True => singleton(unsafe { ffi::Py_True() }),
-            Peek::False => singleton(unsafe { ffi::Py_False() }),
-            Peek::NaN => self.constant("NaN", f64::NAN),
-            Peek::Infinity => self.constant("Infinity", f64::INFINITY),
+        let first = scanner.peek_byte().ok_or(Bail)?;
+        self.value_at(scanner, first)
+    }
+
+    /// The value whose first byte, `first`, the scanner stands on. Strings, numbers and
+    /// literals are built here, inlined into the loops of the containers that hold them;
+    /// containers recurse out of line.
+    #[inline(always)]
+    fn value_at(&mut self, scanner: &mut Scanner, first: u8) -> Build {
+        match first {
+            b'"' => string(scanner.string()?),
+            b'-' | b'0'..=b'9' => self.number(scanner.number()?),
+            b'{' => self.nested_object(scanner),
+            b'[' => self.nested_array(scanner),
+            // SAFETY (the singletons): the interpreter is held.
+            _ => match scanner.word(first)? {
+                Peek::Null => singleton(unsafe { ffi::Py_None() }),
+                Peek::True => singleton(unsafe { ffi::Py_True() }),
+                Peek::False => singleton(unsafe { ffi::Py_False() }),
+                Peek::NaN => self.constant("NaN", f64::NAN),
+                Peek::Infinity => self.constant("Infinity", f64::INFINITY),
+                _ => Err(Stop::Bail),
+            },
         }
+    }
+
+    #[inline(never)]
+    fn nested_object(&mut self, scanner: &mut Scanner) -> Build {
+        self.nested(
+            c" while decoding a JSON object from a unicode string",
+            |this| this.object(scanner),
+        )
+    }
+
+    #[inline(never)]
+    fn nested_array(&mut self, scanner: &mut Scanner) -> Build {
+        self.nested(
+            c" while decoding a JSON array from a unicode string",
+            |this| this.array(scanner),
+        )
     }
 
     /// Builds a container one level deeper, counted against the interpreter's recursion
@@ -203,7 +221,7 @@ impl<'py> Loader<'py, '_> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn number(&self, number: Number) -> Build {
         let py = self.py;
         match number {
@@ -249,23 +267,39 @@ impl<'py> Loader<'py, '_> {
         list(items)
     }
 
-    /// Reads the elements of an array (after `[`) onto `items`.
-    #[inline]
+    /// Reads the elements of an array (the scanner on its `[`) onto `items`.
+    #[inline(always)]
     fn elements(&mut self, scanner: &mut Scanner) -> Result<(), Stop> {
-        if scanner.array_first()? {
-            loop {
-                let item = self.value(scanner)?;
-                self.items.push(item);
-                if !scanner.array_next()? {
-                    break;
+        scanner.bump();
+        let mut next = scanner.peek_byte().ok_or(Bail)?;
+        if next == b']' {
+            scanner.bump();
+            return Ok(());
+        }
+        loop {
+            let item = self.value_at(scanner, next)?;
+            self.items.push(item);
+            match scanner.peek_byte() {
+                Some(b',') => {
+                    scanner.bump();
+                    next = scanner.peek_byte().ok_or(Bail)?;
                 }
+                Some(b']') => {
+                    scanner.bump();
+                    return Ok(());
+                }
+                _ => return Err(Stop::Bail),
             }
         }
-        Ok(())
     }
 
-    #[inline]
-    fn key(&mut self, text: Text) -> Build {
+    #[inline(always)]
+    fn key(&mut self, key: Key) -> Build {
+        let text = key.text;
+        if let Some(window) = key.window {
+            // SAFETY: the interpreter is held; a key with a window is ASCII.
+            return checked(unsafe { self.keys.lookup_short(window, text.bytes.len()) });
+        }
         if text.ascii {
             // SAFETY: the interpreter is held; the bytes are ASCII.
             return checked(unsafe { self.keys.lookup(text.bytes, true) });
@@ -302,24 +336,37 @@ impl<'py> Loader<'py, '_> {
         }
     }
 
-    /// Reads the properties of an object (after `{`) onto `items`, key then value: the dict
-    /// is made once their number is known.
-    #[inline]
+    /// Reads the properties of an object (the scanner on its `{`) onto `items`, key then
+    /// value: the dict is made once their number is known.
+    #[inline(always)]
     fn properties(&mut self, scanner: &mut Scanner) -> Result<(), Stop> {
-        let mut next = match scanner.object_first()? {
-            Some(text) => Some(self.key(text)?),
-            None => None,
-        };
-        while let Some(key) = next {
-            self.items.push(key);
-            let value = self.value(scanner)?;
-            self.items.push(value);
-            next = match scanner.object_next()? {
-                Some(text) => Some(self.key(text)?),
-                None => None,
-            };
+        scanner.bump();
+        let mut next = scanner.peek_byte();
+        if next == Some(b'}') {
+            scanner.bump();
+            return Ok(());
         }
-        Ok(())
+        loop {
+            if next != Some(b'"') {
+                return Err(Stop::Bail);
+            }
+            let key = self.key(scanner.key_token()?)?;
+            self.items.push(key);
+            let first = scanner.peek_byte().ok_or(Bail)?;
+            let value = self.value_at(scanner, first)?;
+            self.items.push(value);
+            match scanner.peek_byte() {
+                Some(b',') => {
+                    scanner.bump();
+                    next = scanner.peek_byte();
+                }
+                Some(b'}') => {
+                    scanner.bump();
+                    return Ok(());
+                }
+                _ => return Err(Stop::Bail),
+            }
+        }
     }
 
     /// An object for `object_pairs_hook`: a list of (key, value) tuples, given to the hook.

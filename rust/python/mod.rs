@@ -13,6 +13,7 @@ mod lane;
 mod loads;
 mod partial_args;
 mod schema;
+mod strings;
 
 use pyo3::prelude::*;
 

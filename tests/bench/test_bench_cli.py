@@ -30,12 +30,14 @@ STREAMING = [
     "jsondrip-native",
     "jsondrip-python",
     "jsonriver",
+    "streaming-json-parser",
+    "streaming-json-parser-native",
     "jiter",
     "partial-json-parser",
     "partialjson",
     "json_repair",
 ]
-ONE_SHOT = ["jsondrip", "orjson", "jiter", "msgspec", "json"]
+ONE_SHOT = ["jsondrip", "orjson", "ssrjson", "jiter", "msgspec", "yyjson", "pysimdjson", "json"]
 ROW_KEYS = {
     "workload",
     "size",

@@ -14,8 +14,18 @@ Streaming: a document arrives as a list of ``str`` chunks and the value is read 
   ``JSONParser().parse(buffer)``; ``json_repair``: ``loads(buffer, stream_stable=True)``. A read
   that raises counts as "no value yet" (``jsondrip.MISSING``).
 
+- ``streaming-json-parser``: ``StreamingJsonParser().feed(chunk)`` returns a ``ParseResult``
+  whose ``value`` is the value so far (live, as jsondrip's) and whose ``status`` is ``empty``
+  before any (a read of no value), ``partial`` or ``complete``; ``finish()`` gives the last.
+  The package runs on its native extension when ``streaming-json-parser-native`` is installed
+  (it picks it itself). ``streaming-json-parser-native``: that extension's own
+  ``IncrementalJsonParser().feed(chunk)``, the same results without the Python layer.
+- jsonmodem (Rust, linear, path events) has Python bindings only in a fork, with no release on
+  PyPI: it is not a contender.
+
 One-shot: ``loads`` of a whole document given as ``bytes``: ``jsondrip.loads``, ``json.loads``,
-``orjson.loads``, ``jiter.from_json``, ``msgspec.json.decode``.
+``orjson.loads``, ``ssrjson.loads``, ``jiter.from_json``, ``msgspec.json.decode``,
+``yyjson.loads`` (the Python binding of yyjson), ``simdjson.loads`` (pysimdjson).
 """
 
 from __future__ import annotations
@@ -211,12 +221,59 @@ def _make_json_repair() -> Callable[[Any], Any]:
     return lambda buffer: loads(buffer, stream_stable=True)
 
 
+def _streaming_json_parser(
+    name: str, module: str, api: str, make: str, finish: str
+) -> StreamContender:
+    """streaming-json-parser, or its native extension on its own: ``feed`` per chunk, then
+    ``finish`` (the extension's ``finish_result``: its ``finish`` gives a tuple)."""
+    try:
+        parser_class = getattr(importlib.import_module(module), make)
+    except (ImportError, AttributeError):
+        return StreamContender(name, name, api, True, _unavailable, missing=_NI)
+
+    def shown(result: Any) -> Any:
+        status = getattr(result.status, "value", result.status)
+        return MISSING if status in ("empty", "invalid") else result.value
+
+    def run(chunks: list[str]) -> Any:
+        parser = parser_class()
+        feed = parser.feed
+        for chunk in chunks:
+            shown(feed(chunk))
+        return shown(getattr(parser, finish)())
+
+    def watch(chunks: list[str], observe: Observe) -> Any:
+        parser = parser_class()
+        for i, chunk in enumerate(chunks):
+            observe(i, shown(parser.feed(chunk)))
+        return shown(getattr(parser, finish)())
+
+    version = dist_version(name)
+    if name == "streaming-json-parser" and dist_version("streaming-json-parser-native"):
+        version += " (on its native extension)"
+    return StreamContender(name, name, api, True, run, watch, version=version)
+
+
 def streaming_contenders() -> list[StreamContender]:
     """Every streaming contender, in table order, installed or not."""
     return [
         _jsondrip("native"),
         _jsondrip("python"),
         _jsonriver(),
+        _streaming_json_parser(
+            "streaming-json-parser",
+            "streaming_json_parser",
+            "StreamingJsonParser().feed(chunk)",
+            "StreamingJsonParser",
+            "finish",
+        ),
+        _streaming_json_parser(
+            "streaming-json-parser-native",
+            "streaming_json_parser_native",
+            "IncrementalJsonParser().feed(chunk)",
+            "IncrementalJsonParser",
+            "finish_result",
+        ),
         _reparser(
             "jiter",
             "jiter",
@@ -266,7 +323,10 @@ def loads_contenders() -> list[LoadsContender]:
     return [
         _loads("jsondrip", "jsondrip", "jsondrip.loads(data)", _attr("jsondrip", "loads")),
         _loads("orjson", "orjson", "orjson.loads(data)", _attr("orjson", "loads")),
+        _loads("ssrjson", "ssrjson", "ssrjson.loads(data)", _attr("ssrjson", "loads")),
         _loads("jiter", "jiter", "jiter.from_json(data)", _attr("jiter", "from_json")),
         _loads("msgspec", "msgspec", "msgspec.json.decode(data)", _attr("msgspec.json", "decode")),
+        _loads("yyjson", "yyjson", "yyjson.loads(data)", _attr("yyjson", "loads")),
+        _loads("pysimdjson", "pysimdjson", "simdjson.loads(data)", _attr("simdjson", "loads")),
         _loads("json", "python", "json.loads(data)", _attr("json", "loads")),
     ]

@@ -1,0 +1,224 @@
+//! Python strs from the bytes of a JSON string, written straight into the str's own storage.
+//!
+//! ASCII is copied as it is. Other UTF-8 is measured first (its characters and its widest
+//! one, which set the str's kind: Latin-1, UCS-2 or UCS-4) and then decoded once into place:
+//! CPython's decoder writes Latin-1 and widens its buffer when a wider character comes, a
+//! second copy (and a reallocation) for most non-Latin text. Bytes that are not UTF-8 (a lone
+//! surrogate from an escape, encoded in WTF-8) are the decoder's, with `surrogatepass`.
+
+use pyo3::ffi;
+
+/// A new compact ASCII str holding `bytes`, or NULL with an exception set.
+///
+/// # Safety
+/// The interpreter must be held, and `bytes` must be ASCII.
+#[inline]
+pub unsafe fn ascii_string(bytes: &[u8]) -> *mut ffi::PyObject {
+    // SAFETY: PyUnicode_New(len, 127) gives a fresh compact ASCII str whose data buffer holds
+    // exactly `len` bytes; ASCII bytes are its final content.
+    unsafe {
+        let string = ffi::PyUnicode_New(bytes.len() as ffi::Py_ssize_t, 127);
+        if !string.is_null() {
+            let data = ffi::PyUnicode_DATA(string) as *mut u8;
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len());
+        }
+        string
+    }
+}
+
+/// A new str of UTF-8 `bytes` (surrogates encoded in them read, as `surrogatepass` does),
+/// or NULL with an exception set (also when `bytes` are not UTF-8).
+///
+/// # Safety
+/// The interpreter must be held.
+#[inline(never)]
+pub unsafe fn utf8_string(bytes: &[u8]) -> *mut ffi::PyObject {
+    // Every byte but a continuation byte starts a character; the highest lead byte tells the
+    // widest character: below 0xc4 all are Latin-1, below 0xf0 all are in the BMP. (Bytes
+    // that are not UTF-8 are refused by the decoding below, whatever they count.)
+    let mut continuations = 0;
+    let mut top = 0;
+    // In runs whose count fits a byte, so that the loop is vectorized.
+    for run in bytes.chunks(255) {
+        let mut count = 0u8;
+        for &b in run {
+            count += u8::from((b as i8) < -0x40);
+            top = top.max(b);
+        }
+        continuations += usize::from(count);
+    }
+    let chars = bytes.len() - continuations;
+    let widest: u32 = match top {
+        0..=0x7f => 0x7f,
+        0x80..=0xc3 => 0xff,
+        0xc4..=0xef => 0xffff,
+        _ => 0x10ffff,
+    };
+    // SAFETY: the interpreter is held; PyUnicode_New gives a str of `chars` characters of the
+    // kind that holds `widest`, which valid `bytes` reach (so the str is in canonical form);
+    // `decode` writes at most `chars` units of that kind, and all of them when it succeeds.
+    unsafe {
+        let string = ffi::PyUnicode_New(chars as ffi::Py_ssize_t, widest as ffi::Py_UCS4);
+        if string.is_null() {
+            return string;
+        }
+        let data = ffi::PyUnicode_DATA(string);
+        let decoded = match widest {
+            0x7f => decode(bytes, data.cast::<u8>(), chars),
+            0xff => decode(bytes, data.cast::<u8>(), chars),
+            0xffff => decode(bytes, data.cast::<u16>(), chars),
+            _ => decode(bytes, data.cast::<u32>(), chars),
+        };
+        if decoded {
+            return string;
+        }
+        // Not UTF-8: CPython's decoder says what is wrong.
+        ffi::Py_DECREF(string);
+        ffi::PyUnicode_DecodeUTF8(
+            bytes.as_ptr().cast(),
+            bytes.len() as ffi::Py_ssize_t,
+            c"surrogatepass".as_ptr(),
+        )
+    }
+}
+
+/// A unit of a str's storage: Latin-1, UCS-2 or UCS-4.
+trait Unit: Copy + From<u8> {
+    /// The unit of a code point that fits one.
+    fn of(code: u32) -> Self;
+
+    /// Writes sixteen ASCII bytes as sixteen units at `out`.
+    ///
+    /// # Safety
+    /// `out` must have room for sixteen units.
+    #[inline(always)]
+    unsafe fn widen16(chunk: &[u8; 16], out: *mut Self) {
+        for (j, &b) in chunk.iter().enumerate() {
+            // SAFETY: as the caller promised.
+            unsafe { out.add(j).write(Self::from(b)) };
+        }
+    }
+}
+
+impl Unit for u8 {
+    #[inline(always)]
+    fn of(code: u32) -> Self {
+        code as u8
+    }
+
+    #[inline(always)]
+    unsafe fn widen16(chunk: &[u8; 16], out: *mut Self) {
+        // SAFETY: as the caller promised.
+        unsafe { std::ptr::copy_nonoverlapping(chunk.as_ptr(), out, 16) };
+    }
+}
+
+impl Unit for u16 {
+    #[inline(always)]
+    fn of(code: u32) -> Self {
+        code as u16
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn widen16(chunk: &[u8; 16], out: *mut Self) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86_64 baseline; the load reads the sixteen bytes of `chunk`
+        // and the stores write the 32 bytes the caller promised.
+        unsafe {
+            let bytes = _mm_loadu_si128(chunk.as_ptr().cast());
+            let zero = _mm_setzero_si128();
+            _mm_storeu_si128(out.cast(), _mm_unpacklo_epi8(bytes, zero));
+            _mm_storeu_si128(out.add(8).cast(), _mm_unpackhi_epi8(bytes, zero));
+        }
+    }
+}
+
+impl Unit for u32 {
+    #[inline(always)]
+    fn of(code: u32) -> Self {
+        code
+    }
+}
+
+/// Decodes `bytes` as UTF-8 with surrogates allowed (what `surrogatepass` reads), one unit
+/// per character at `out`. False when they are not that (then what was written is garbage).
+///
+/// Every unit written stands for a byte that is not a continuation byte, so at most `chars`
+/// are written, whatever the bytes.
+///
+/// # Safety
+/// `out` must have room for `chars` units, the bytes of `bytes` that are not continuation
+/// bytes; the lead bytes of `bytes` must be of characters that fit a unit (below 0xc4 for
+/// Latin-1, below 0xf0 for UCS-2).
+#[inline(always)]
+unsafe fn decode<U: Unit>(bytes: &[u8], out: *mut U, chars: usize) -> bool {
+    let continuation = |b: u8| b & 0xc0 == 0x80;
+    let len = bytes.len();
+    let (mut i, mut k) = (0, 0);
+    while i < len {
+        let lead = bytes[i];
+        if lead < 0x80 {
+            // A run of ASCII (words, URLs, spaces between the wide text), sixteen at a time.
+            while let Some(chunk) = bytes.get(i..i + 16) {
+                let chunk: &[u8; 16] = chunk.try_into().expect("16 bytes");
+                let (low, high) = chunk.split_at(8);
+                let low = u64::from_le_bytes(low.try_into().expect("8 bytes"));
+                let high = u64::from_le_bytes(high.try_into().expect("8 bytes"));
+                if (low | high) & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                // SAFETY: sixteen more bytes that are not continuation bytes.
+                unsafe { U::widen16(chunk, out.add(k)) };
+                i += 16;
+                k += 16;
+            }
+            if i == len || bytes[i] >= 0x80 {
+                continue;
+            }
+            // SAFETY: one more byte that is not a continuation byte.
+            unsafe { out.add(k).write(U::from(bytes[i])) };
+            i += 1;
+            k += 1;
+            continue;
+        }
+        let (code, width) = match lead {
+            0xc2..=0xdf => match bytes.get(i + 1) {
+                Some(&b1) if continuation(b1) => {
+                    ((lead as u32 & 0x1f) << 6 | (b1 as u32 & 0x3f), 2)
+                }
+                _ => return false,
+            },
+            0xe0..=0xef => match bytes.get(i + 1..i + 3) {
+                // E0 must not be overlong; ED's surrogates are what `surrogatepass` allows.
+                Some(&[b1, b2])
+                    if continuation(b1) && continuation(b2) && (lead != 0xe0 || b1 >= 0xa0) =>
+                {
+                    let code = (lead as u32 & 0x0f) << 12 | (b1 as u32 & 0x3f) << 6;
+                    (code | (b2 as u32 & 0x3f), 3)
+                }
+                _ => return false,
+            },
+            0xf0..=0xf4 => match bytes.get(i + 1..i + 4) {
+                Some(&[b1, b2, b3])
+                    if continuation(b1)
+                        && continuation(b2)
+                        && continuation(b3)
+                        && (lead != 0xf0 || b1 >= 0x90)
+                        && (lead != 0xf4 || b1 < 0x90) =>
+                {
+                    let code = (lead as u32 & 0x07) << 18 | (b1 as u32 & 0x3f) << 12;
+                    (code | (b2 as u32 & 0x3f) << 6 | (b3 as u32 & 0x3f), 4)
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+        debug_assert!(k < chars, "a lead byte more than counted");
+        // SAFETY: one more lead byte; its character fits a unit, as the caller promised.
+        unsafe { out.add(k).write(U::of(code)) };
+        i += width;
+        k += 1;
+    }
+    k == chars
+}
