@@ -11,7 +11,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use crate::core::schema::checker::{AtomText, Failure, Raised};
 use crate::core::schema::node::FastMap;
 use crate::core::schema::{
-    Bound as Limit, Checker, Enum, Fail, Node, Oracle, Scalar, Scanner, Seg, Shown,
+    Bound as Limit, Checker, Enum, Evaluated, Fail, Node, Oracle, Scalar, Scanner, Seg, Shown,
 };
 use crate::core::{Atom, Sink, Stop, Str};
 
@@ -84,6 +84,25 @@ fn node_of(row: &Bound<'_, PyDict>) -> PyResult<Node> {
         _ => None,
     };
     let properties: Option<Vec<(Vec<u8>, usize)>> = field(row, "properties")?;
+    let evaluated = match row.get_item("evaluated")? {
+        Some(e) if !e.is_none() => {
+            let e = e.cast_into::<PyDict>()?;
+            let names: Vec<Vec<u8>> = field(&e, "names")?;
+            let mut sorted = names.clone();
+            sorted.sort_unstable();
+            Some(Box::new(Evaluated {
+                names: sorted,
+                name_order: names,
+                names_shown: field(&e, "names_shown")?,
+                patterns: field(&e, "patterns")?,
+                all_keys: field(&e, "all_keys")?,
+                prefix: field(&e, "prefix")?,
+                all_items: field(&e, "all_items")?,
+                contains: field(&e, "contains")?,
+            }))
+        }
+        _ => None,
+    };
     Ok(Node {
         never: field(row, "never")?,
         never_keyword: field(row, "never_keyword")?,
@@ -133,6 +152,16 @@ fn node_of(row: &Bound<'_, PyDict>) -> PyResult<Node> {
         one_of: field(row, "one_of")?,
         not: field(row, "not")?,
         refs: field(row, "refs")?,
+        if_: field(row, "if")?,
+        then: field(row, "then")?,
+        else_: field(row, "else")?,
+        dependent_schemas: field(row, "dependent_schemas")?,
+        unevaluated_properties: field(row, "unevaluated_properties")?,
+        unevaluated_items: field(row, "unevaluated_items")?,
+        evaluated,
+        contains_annotates: field(row, "contains_annotates")?,
+        beside: false, // set by Checker::new
+        keyed: false,
         has_object_keywords: field(row, "has_object_keywords")?,
         has_array_keywords: field(row, "has_array_keywords")?,
     })

@@ -235,13 +235,14 @@ def test_a_number_is_arriving_until_its_end_is_certain(backend: str) -> None:
 @pytest.mark.parametrize(
     ("schema", "named"),
     [
-        ({"if": {"type": "string"}, "then": {"minLength": 1}}, "'if'"),
-        (
-            {"properties": {"a": {"unevaluatedProperties": False}}},
-            "'unevaluatedProperties' at #/properties/a",
-        ),
+        ({"$recursiveRef": "#"}, "'$recursiveRef'"),
+        ({"properties": {"a": {"dependencies": {"b": ["c"]}}}}, "'dependencies' at #/properties/a"),
         ({"$ref": "https://example.com/schema.json"}, "$ref 'https://example.com/schema.json'"),
-        ({"$dynamicRef": "#meta"}, "'$dynamicRef'"),
+        (
+            {"$id": "https://example.com/a/", "properties": {"b": {"$ref": "b.json#/x"}}},
+            "$ref 'b.json#/x' at #/properties/b: it names 'https://example.com/a/b.json'",
+        ),
+        ({"$dynamicRef": "https://example.com/s#meta"}, "$dynamicRef 'https://example.com/s#meta'"),
         ({"items": [{"type": "string"}]}, "'items' as an array"),
         ({"pattern": "\\p{L}"}, "pattern at #/pattern"),
     ],

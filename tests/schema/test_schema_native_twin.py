@@ -1,6 +1,7 @@
 """The native checker (rust/core/schema) against its twin (src/jsondrip/twin/schema).
 
 Random schemas over every supported keyword (bounds past 64 bits, `multipleOf`, `pattern`,
+`if`/`then`/`else`, `dependentSchemas`, `unevaluated*`, `$anchor` and `$dynamicRef`,
 `uniqueItems`, enums of mixed members: the cases the native checker hands to its Python
 oracle included), random documents (conforming ones and arbitrary ones), cut at random
 characters (str) or bytes: both backends must raise the same violation (message, path, pos,
@@ -75,6 +76,34 @@ EXTRA_KEYWORDS: list[dict[str, Any]] = [
     {"allOf": [{"$ref": "#/$defs/small"}]},
     {"anyOf": [{"type": "array"}, {"maxLength": 2}]},
     {"oneOf": [{"type": "number"}, {"multipleOf": 2}]},
+    # issue #30 item 18: conditional and unevaluated keywords, references by anchor
+    {"if": {"type": "string"}, "then": {"maxLength": 2}, "else": {"type": ["array", "object"]}},
+    {"if": {"required": ["a"]}, "then": {"properties": {"b": {"type": "string"}}}},
+    {"if": {"items": {"type": "integer"}}, "else": {"maxItems": 1}},
+    {"dependentSchemas": {"a": {"properties": {"b": {"type": "integer"}}}, "b": False}},
+    {"dependentSchemas": {"x1": {"required": ["xy"]}}},
+    {"allOf": [{"properties": {"a": True}}], "unevaluatedProperties": False},
+    {
+        "anyOf": [{"properties": {"x1": {"type": "string"}}}, {"patternProperties": {"^b": True}}],
+        "unevaluatedProperties": {"type": "integer"},
+    },
+    {
+        "oneOf": [{"additionalProperties": {"type": "null"}}, {"type": "array"}],
+        "unevaluatedProperties": False,
+    },
+    {
+        "prefixItems": [True],
+        "anyOf": [{"contains": {"type": "null"}}, {"prefixItems": [True, True]}],
+        "unevaluatedItems": False,
+    },
+    {"contains": {"const": 1}, "unevaluatedItems": {"type": "string"}},
+    {
+        "if": {"prefixItems": [{"type": "string"}]},
+        "then": {"prefixItems": [True, True]},
+        "unevaluatedItems": False,
+    },
+    {"anyOf": [{"$anchor": "s", "type": "string"}, {"items": {"$ref": "#s"}}]},
+    {"$dynamicAnchor": "t", "anyOf": [{"type": "null"}, {"items": {"$dynamicRef": "#t"}}]},
 ]
 
 

@@ -110,10 +110,64 @@ def _union(children: Any) -> Any:
     return build()
 
 
-SCHEMA_AND_VALUE = st.recursive(
+def _conditional(children: Any) -> Any:
+    """The keywords of issue #30 item 18 around a value its first child accepts."""
+
+    @st.composite
+    def build(draw: Any) -> tuple[dict[str, Any], Any]:
+        (one, value), (other, other_value) = draw(children), draw(children)
+        kind = draw(st.sampled_from(["if", "dependent", "properties", "items"]))
+        if kind == "if":  # `value` passes `one`, so whichever way `if` goes it passes
+            if draw(st.booleans()):
+                return {"if": one, "then": one, "else": other}, value
+            return {"if": other, "then": one, "else": one}, value
+        if kind == "dependent":
+            name, second = draw(st.lists(NAMES, min_size=2, max_size=2, unique=True))
+            schema: dict[str, Any] = {
+                "type": "object",
+                "properties": {name: one},
+                "dependentSchemas": {name: {"properties": {second: other}}, second: False},
+            }
+            document = {name: value}
+            if draw(st.booleans()):
+                document[second + "x"] = other_value
+            return schema, document
+        if kind == "properties":  # keys evaluated by the parts, the rest closed or typed
+            name, second = draw(st.lists(NAMES, min_size=2, max_size=2, unique=True))
+            parts = [{"properties": {name: one}}, {"properties": {second: other}}]
+            schema = {
+                "type": "object",
+                draw(st.sampled_from(["allOf", "anyOf", "oneOf"])): parts,
+                "unevaluatedProperties": draw(st.sampled_from([False, one, {"type": "null"}])),
+            }
+            return schema, {name: value}
+        schema = {
+            "prefixItems": [one],
+            "anyOf": [{"contains": other}, {"prefixItems": [True, one]}],
+            "unevaluatedItems": draw(st.sampled_from([False, one])),
+        }
+        return schema, [value, value]
+
+    return build()
+
+
+def _named(tree: tuple[dict[str, Any], Any], ref: str) -> tuple[dict[str, Any], Any]:
+    """The schema reached by reference: a resource of its own, with an anchor."""
+    schema, value = tree
+    part = {"$id": "part", "$anchor": "it", "allOf": [schema]}
+    return {"$id": "https://example.com/root", "$defs": {"part": part}, "$ref": ref}, value
+
+
+TREES = st.recursive(
     leaf(),
-    lambda children: st.one_of(_object(children), _array(children), _union(children)),
+    lambda children: st.one_of(
+        _object(children), _array(children), _union(children), _conditional(children)
+    ),
     max_leaves=8,
+)
+SCHEMA_AND_VALUE = st.one_of(
+    TREES,
+    st.builds(_named, TREES, st.sampled_from(["part", "part#it", "#/$defs/part"])),
 )
 
 
@@ -216,6 +270,9 @@ def test_final_verdict_and_early_report_of_a_broken_leaf(
                 for k in (
                     '"anyOf"',
                     '"oneOf"',
+                    '"if"',
+                    "dependentSchemas",
+                    "unevaluated",
                     "minItems",
                     "required",
                     "minLength",

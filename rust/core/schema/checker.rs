@@ -6,6 +6,12 @@
 //! string, key, number or literal still arriving); a frame holds *checks*: a subschema
 //! applied to that value, linked to the check that asked for it. Checks live in one arena in
 //! the frames' order, so a frame's checks are a range of it and popping a frame frees them.
+//! A check's children on the same value follow it in the arena (it spawns them depth first),
+//! so the subschemas applied beside one are a range too.
+//!
+//! Conditional children (`if`/`then`/`else`, `dependentSchemas`, the `unevaluated*` subschema
+//! of a key or item some subschema may still evaluate) fail their parent only once their
+//! condition is settled, from the failure they kept until then.
 
 use super::node::FastSet;
 
@@ -21,6 +27,25 @@ enum Role {
     One,
     Not,
     Contains,
+    If,
+    Then,
+    Else,
+    Dependent,
+    Unevaluated,
+}
+
+/// How a failure reads when it fails the parent through a union or a condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wrap {
+    AnyOf,
+    OneOf,
+    ThenFailed,
+    ElseFailed,
+    Neither,
+    /// The node and the index of its `dependentSchemas` entry.
+    Dependent(usize, usize),
+    UnevaluatedProperty,
+    UnevaluatedItem,
 }
 
 /// The kind of value a frame reads (`Key`: an object's key while it arrives).
@@ -147,6 +172,17 @@ fn showing(shown: Shown, after: String) -> Detail {
     }
 }
 
+/// What failed, before it is worded: at a frame (keyword, detail), or a failure kept by a
+/// conditional check until its condition settled.
+enum Inner<'k> {
+    Leaf {
+        frame: usize,
+        keyword: &'k str,
+        detail: Detail,
+    },
+    Kept(Box<Violation>),
+}
+
 struct Check {
     node: usize,
     parent: Option<usize>,
@@ -158,6 +194,31 @@ struct Check {
     one_checks: Option<Vec<usize>>,
     not_check: Option<usize>,
     contains_count: u64,
+    /// Its place in `Checker::extras` (`NO_EXTRA`: none), for the keywords that need one:
+    /// `if`, `dependentSchemas`, `unevaluated*`, and a conditional child's kept failure.
+    extra: u32,
+}
+
+const NO_EXTRA: u32 = u32::MAX;
+
+/// What a check of the conditional and `unevaluated*` keywords keeps. Made when the check is
+/// spawned, so they are in the checks' order and a finished frame frees its own.
+#[derive(Default)]
+struct Extra {
+    if_check: Option<usize>,
+    then_check: Option<usize>,
+    else_check: Option<usize>,
+    /// By the node's `dependent_schemas`.
+    dependent_checks: Vec<usize>,
+    /// A conditional check that failed before its condition settled: its failure.
+    kept: Option<Box<Violation>>,
+    /// `unevaluated*`: each key or item that failed the unevaluated subschema while some
+    /// subschema might still evaluate it, and its failure (None: the `false` schema).
+    deferred: Vec<(Seg, Option<Box<Violation>>)>,
+    /// Past the last of its frame's checks below it.
+    end: usize,
+    /// The items its `contains` passed (in order), for an `unevaluatedItems` above.
+    contains_passed: Vec<u64>,
 }
 
 /// Where a frame's value sits in its container.
@@ -171,12 +232,42 @@ enum Slot {
     OfObject,
 }
 
+/// What a string (or key) filter holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Members {
+    /// The string members of an `enum`/`const`.
+    Enum,
+    /// The names of a closed object (`additionalProperties: false`).
+    Names,
+    /// The names an `unevaluatedProperties: false` object's subschemas can evaluate.
+    Unevaluated,
+}
+
 /// The string members a string (or key) can still become, for one check.
 struct Filter {
     check: usize,
     members: Vec<u32>,
-    /// A key outside a closed set of property names (else an enum/const).
-    key: bool,
+    kind: Members,
+}
+
+/// The members a filter of `kind` draws from, for node `n`.
+#[inline]
+fn all_members(n: &Node, kind: Members) -> &[Vec<u8>] {
+    match kind {
+        Members::Enum => {
+            &n.enumeration
+                .as_ref()
+                .expect("an enum filter has an enum")
+                .strings
+        }
+        Members::Names => &n.property_order,
+        Members::Unevaluated => &n.evaluated.as_ref().expect("evaluated names").name_order,
+    }
+}
+
+/// Is `index` among the sorted items a `contains` passed?
+fn passed(items: &[u64], index: u64) -> bool {
+    items.binary_search(&index).is_ok()
 }
 
 struct Frame {
@@ -194,6 +285,11 @@ struct Frame {
     /// An object whose checks read its keys (else only the current key is kept).
     track_keys: bool,
     filters: Vec<Filter>,
+    /// Where its checks' extras start in `Checker::extras`.
+    first_extra: usize,
+    /// A check of it has something to settle at the value's end (`not`, `oneOf`, `if`,
+    /// `unevaluated*`...): else its end skips that pass.
+    settle: bool,
 }
 
 const NO_LIMIT: u64 = u64::MAX;
@@ -285,6 +381,7 @@ fn scalar_equal(value: Scalar, member: Scalar) -> bool {
 pub struct Checker {
     nodes: Vec<Node>,
     checks: Vec<Check>,
+    extras: Vec<Extra>,
     /// The open frames are `frames[..depth]`; the rest are kept for reuse.
     frames: Vec<Frame>,
     depth: usize,
@@ -296,10 +393,23 @@ pub struct Checker {
 
 impl Checker {
     /// A checker of the table whose root is node 0.
-    pub fn new(nodes: Vec<Node>) -> Self {
+    pub fn new(mut nodes: Vec<Node>) -> Self {
+        for n in &mut nodes {
+            n.beside = !(n.all_of.is_empty()
+                && n.refs.is_empty()
+                && n.any_of.is_empty()
+                && n.one_of.is_empty()
+                && n.not.is_none()
+                && n.if_.is_none()
+                && n.dependent_schemas.is_empty()
+                && n.evaluated.is_none()
+                && !n.contains_annotates);
+            n.keyed = n.unevaluated_properties.is_some() || !n.dependent_schemas.is_empty();
+        }
         Checker {
             nodes,
             checks: Vec::new(),
+            extras: Vec::new(),
             frames: Vec::new(),
             depth: 0,
             low_water: 0,
@@ -344,14 +454,31 @@ impl Checker {
     }
 
     fn kill(&mut self, check: usize, keyword: &str, pos: u64, detail: Detail) -> Result<(), Fail> {
-        let leaf = self.checks[check].frame;
-        let mut unions: Vec<(usize, &'static str)> = Vec::new();
-        let mut at = check;
+        let frame = self.checks[check].frame;
+        let inner = Inner::Leaf {
+            frame,
+            keyword,
+            detail,
+        };
+        self.fail(check, inner, Vec::new(), pos)
+    }
+
+    /// Fails `at` for `inner` (wrapped in `wraps` on its way up), then its parents as far as
+    /// they depend on it; the root failing is the violation.
+    fn fail(
+        &mut self,
+        mut at: usize,
+        mut inner: Inner,
+        mut wraps: Vec<(usize, Wrap)>,
+        pos: u64,
+    ) -> Result<(), Fail> {
         while self.checks[at].alive {
             self.checks[at].alive = false;
             let (parent, role) = (self.checks[at].parent, self.checks[at].role);
             let Some(parent) = parent else {
-                return Err(self.violation(leaf, keyword, pos, detail, &unions));
+                let mut violation = self.failure(inner, &wraps);
+                violation.pos = pos;
+                return Err(Fail::Violation(Box::new(violation)));
             };
             match role {
                 Role::All => at = parent,
@@ -367,24 +494,143 @@ impl Checker {
                     if left > 0 {
                         return Ok(());
                     }
-                    let union = if role == Role::Any { "anyOf" } else { "oneOf" };
-                    unions.push((self.checks[parent].frame, union));
+                    let wrap = if role == Role::Any {
+                        Wrap::AnyOf
+                    } else {
+                        Wrap::OneOf
+                    };
+                    wraps.push((self.checks[parent].frame, wrap));
                     at = parent;
                 }
                 Role::Not | Role::Contains => return Ok(()),
+                Role::If | Role::Then | Role::Else | Role::Dependent | Role::Unevaluated => {
+                    if !self.checks[parent].alive {
+                        return Ok(());
+                    }
+                    let Some(wrap) = self.settled(at, parent, role) else {
+                        // its condition is open: keep the failure for later
+                        if role != Role::If {
+                            let kept = Box::new(self.failure(inner, &wraps));
+                            if role == Role::Unevaluated {
+                                let slot = self.slot(self.checks[at].frame);
+                                self.extra(parent).deferred.push((slot, Some(kept)));
+                            } else {
+                                self.extra(at).kept = Some(kept);
+                            }
+                        }
+                        return Ok(());
+                    };
+                    if role == Role::If {
+                        // `if` failed and `else` had already: report `else`'s failure
+                        let other = self.extra(parent).else_check;
+                        inner = Inner::Kept(self.take_kept(other, parent));
+                        wraps.clear();
+                    }
+                    wraps.push((self.checks[parent].frame, wrap));
+                    at = parent;
+                }
             }
         }
         Ok(())
     }
 
-    fn violation(
-        &self,
-        leaf: usize,
-        keyword: &str,
-        pos: u64,
-        detail: Detail,
-        unions: &[(usize, &'static str)],
-    ) -> Fail {
+    /// A conditional child `check` failed: how the failure reads if it fails `parent` now,
+    /// or None while its condition is open (or it no longer matters).
+    fn settled(&self, check: usize, parent: usize, role: Role) -> Option<Wrap> {
+        let extra = self.extra_of(parent)?;
+        let dead = |c: Option<usize>| c.is_some_and(|c| !self.checks[c].alive);
+        let if_failed = dead(extra.if_check);
+        match role {
+            Role::If => dead(extra.else_check).then_some(Wrap::ElseFailed),
+            Role::Then if if_failed => None, // `else` decides
+            Role::Then => dead(extra.else_check).then_some(Wrap::Neither),
+            Role::Else if if_failed => Some(Wrap::ElseFailed),
+            Role::Else => dead(extra.then_check).then_some(Wrap::Neither),
+            Role::Dependent => {
+                let index = extra.dependent_checks.iter().position(|&c| c == check)?;
+                let node = self.checks[parent].node;
+                let name = &self.nodes[node].dependent_schemas[index].0;
+                let frame = self.checks[parent].frame;
+                self.frames[frame]
+                    .keys
+                    .contains(name)
+                    .then_some(Wrap::Dependent(node, index))
+            }
+            _ => None, // Unevaluated: settled at the value's end
+        }
+    }
+
+    /// The failure a conditional check kept (always there when its parent is still alive;
+    /// a plain one otherwise).
+    fn take_kept(&mut self, check: Option<usize>, parent: usize) -> Box<Violation> {
+        let kept = check.and_then(|c| self.extra_mut(c)?.kept.take());
+        kept.unwrap_or_else(|| {
+            let frame = self.checks[parent].frame;
+            Box::new(self.failure(
+                Inner::Leaf {
+                    frame,
+                    keyword: "if",
+                    detail: text("not valid under the conditional schema".into()),
+                },
+                &[],
+            ))
+        })
+    }
+
+    fn extra_of(&self, check: usize) -> Option<&Extra> {
+        self.extras.get(self.checks[check].extra as usize)
+    }
+
+    fn extra_mut(&mut self, check: usize) -> Option<&mut Extra> {
+        self.extras.get_mut(self.checks[check].extra as usize)
+    }
+
+    /// The extra of a check that has one (made by `spawn` for its node or role).
+    fn extra(&mut self, check: usize) -> &mut Extra {
+        self.extra_mut(check).expect("spawned with an extra")
+    }
+
+    /// Where frame `index` sits in its container.
+    fn slot(&self, index: usize) -> Seg {
+        match self.frames[index].slot {
+            Slot::Index(i) => Seg::Index(i),
+            _ => Seg::Key(self.frames[index - 1].key.clone()),
+        }
+    }
+
+    fn wrap_words(&self, wrap: Wrap) -> (&'static str, Vec<u8>) {
+        let (keyword, words): (&'static str, &str) = match wrap {
+            Wrap::AnyOf => (
+                "anyOf",
+                "not valid under any of the given schemas (anyOf); the last ruled out: ",
+            ),
+            Wrap::OneOf => (
+                "oneOf",
+                "not valid under any of the given schemas (oneOf); the last ruled out: ",
+            ),
+            Wrap::ThenFailed => ("then", "valid under 'if' but not under 'then': "),
+            Wrap::ElseFailed => ("else", "not valid under 'if' nor under 'else': "),
+            Wrap::Neither => (
+                "if",
+                "valid under neither 'then' nor 'else' (if/then/else); the last ruled out: ",
+            ),
+            Wrap::Dependent(node, index) => {
+                let shown = &self.nodes[node].dependent_schemas[index].1;
+                let words = format!("{shown} is present, so its dependentSchemas entry applies: ");
+                return ("dependentSchemas", words.into_bytes());
+            }
+            Wrap::UnevaluatedProperty => (
+                "unevaluatedProperties",
+                "not valid under unevaluatedProperties: ",
+            ),
+            Wrap::UnevaluatedItem => ("unevaluatedItems", "not valid under unevaluatedItems: "),
+        };
+        (keyword, words.as_bytes().to_vec())
+    }
+
+    /// A failure worded from its cause outwards through the unions and conditions it passed
+    /// (its `pos` is set by the caller).
+    fn failure(&self, inner: Inner, wraps: &[(usize, Wrap)]) -> Violation {
         let where_ = |path: &[u8]| -> Vec<u8> {
             if path.is_empty() {
                 b"(root)".to_vec()
@@ -392,29 +638,38 @@ impl Checker {
                 path.to_vec()
             }
         };
-        let mut path = self.pointer(leaf);
-        let mut keyword = keyword.to_string();
-        let mut before = where_(&path);
-        before.extend_from_slice(b": ");
-        before.extend_from_slice(&detail.before);
-        for &(frame, union) in unions {
-            keyword = union.to_string();
-            path = self.pointer(frame);
-            let mut wrapped = where_(&path);
-            wrapped.extend_from_slice(b": not valid under any of the given schemas (");
-            wrapped.extend_from_slice(union.as_bytes());
-            wrapped.extend_from_slice(b"); the last ruled out: ");
-            wrapped.extend_from_slice(&before);
-            before = wrapped;
+        let mut violation = match inner {
+            Inner::Kept(kept) => *kept,
+            Inner::Leaf {
+                frame,
+                keyword,
+                detail,
+            } => {
+                let path = self.pointer(frame);
+                let mut before = where_(&path);
+                before.extend_from_slice(b": ");
+                before.extend_from_slice(&detail.before);
+                Violation {
+                    path,
+                    pos: 0,
+                    keyword: keyword.to_string(),
+                    before,
+                    shown: detail.shown,
+                    after: detail.after,
+                }
+            }
+        };
+        for &(frame, wrap) in wraps {
+            let (keyword, words) = self.wrap_words(wrap);
+            violation.keyword = keyword.to_string();
+            violation.path = self.pointer(frame);
+            let mut wrapped = where_(&violation.path);
+            wrapped.extend_from_slice(b": ");
+            wrapped.extend_from_slice(&words);
+            wrapped.extend_from_slice(&violation.before);
+            violation.before = wrapped;
         }
-        Fail::Violation(Box::new(Violation {
-            path,
-            pos,
-            keyword,
-            before,
-            shown: detail.shown,
-            after: detail.after,
-        }))
+        violation
     }
 
     // -- frames and checks --------------------------------------------------------------------
@@ -439,20 +694,27 @@ impl Checker {
             one_checks: None,
             not_check: None,
             contains_count: 0,
+            extra: NO_EXTRA,
         });
+        let n = &self.nodes[node];
+        if matches!(role, Role::Then | Role::Else | Role::Dependent) // the failure it may keep
+            || (n.beside
+                && (n.if_.is_some()
+                    || !n.dependent_schemas.is_empty()
+                    || n.evaluated.is_some()
+                    || n.contains_annotates))
+        {
+            self.new_extra(check);
+        }
         if depth > 64 {
             // a $ref cycle that never reaches a value: jsonschema recurses forever
             return check;
         }
         let n = &self.nodes[node];
-        if n.all_of.is_empty()
-            && n.refs.is_empty()
-            && n.any_of.is_empty()
-            && n.one_of.is_empty()
-            && n.not.is_none()
-        {
+        if !n.beside {
             return check; // the common case: no applicators
         }
+        self.frames[frame].settle = true;
         let (all_of, refs, any_of, one_of, not) = (
             n.all_of.clone(),
             n.refs.clone(),
@@ -484,12 +746,48 @@ impl Checker {
             let c = self.spawn(sub, Some(check), Role::Not, frame, depth + 1);
             self.checks[check].not_check = Some(c);
         }
+        let n = &self.nodes[node];
+        let (if_, then, else_) = (n.if_, n.then, n.else_);
+        if let Some(sub) = if_ {
+            let c = self.spawn(sub, Some(check), Role::If, frame, depth + 1);
+            self.extra(check).if_check = Some(c);
+            if let Some(sub) = then {
+                let c = self.spawn(sub, Some(check), Role::Then, frame, depth + 1);
+                self.extra(check).then_check = Some(c);
+            }
+            if let Some(sub) = else_ {
+                let c = self.spawn(sub, Some(check), Role::Else, frame, depth + 1);
+                self.extra(check).else_check = Some(c);
+            }
+        }
+        let n = &self.nodes[node];
+        if !n.dependent_schemas.is_empty() && self.frames[frame].kind == Kind::Object {
+            let subs: Vec<usize> = n.dependent_schemas.iter().map(|d| d.2).collect();
+            let checks = subs
+                .into_iter()
+                .map(|sub| self.spawn(sub, Some(check), Role::Dependent, frame, depth + 1))
+                .collect();
+            self.extra(check).dependent_checks = checks;
+        }
+        let n = &self.nodes[node];
+        if n.evaluated.is_some() || n.contains_annotates {
+            let end = self.checks.len();
+            self.extra(check).end = end;
+        }
         check
+    }
+
+    fn new_extra(&mut self, check: usize) {
+        if self.checks[check].extra == NO_EXTRA {
+            self.checks[check].extra = self.extras.len() as u32;
+            self.extras.push(Extra::default());
+        }
     }
 
     /// Pushes a frame (reusing a kept one) whose checks start at the arena's end.
     fn push(&mut self, kind: Kind, slot: Slot) -> usize {
         let first = self.checks.len();
+        let first_extra = self.extras.len();
         let index = self.depth;
         if index == self.frames.len() {
             self.frames.push(Frame {
@@ -505,6 +803,8 @@ impl Checker {
                 keep_text: kind == Kind::Key,
                 track_keys: false,
                 filters: Vec::new(),
+                first_extra,
+                settle: false,
             });
         } else {
             let f = &mut self.frames[index];
@@ -520,6 +820,8 @@ impl Checker {
             f.keep_text = kind == Kind::Key;
             f.track_keys = false;
             f.filters.clear();
+            f.first_extra = first_extra;
+            f.settle = false;
         }
         self.depth += 1;
         index
@@ -564,7 +866,7 @@ impl Checker {
                 for check in parent_checks {
                     let c = &self.checks[check];
                     if c.alive && self.nodes[c.node].has_array_keywords {
-                        self.item_checks(check, index, frame, pos)?;
+                        self.item_checks(check, index, frame, pos, oracle)?;
                     }
                 }
             }
@@ -603,7 +905,93 @@ impl Checker {
                 self.spawn(sub, Some(check), Role::All, frame, 0);
             }
         }
+        if let Some(unevaluated) = self.nodes[node].unevaluated_properties.filter(|_| !matched) {
+            let key = Seg::Key(self.frames[frame - 1].key.clone());
+            let never = self.nodes[unevaluated].never;
+            if self.surely_unevaluated(check, &key, oracle)? {
+                if !never {
+                    // (a `false` one failed at the key)
+                    self.spawn(unevaluated, Some(check), Role::All, frame, 0);
+                }
+            } else if never {
+                self.extra(check).deferred.push((key, None));
+            } else {
+                self.spawn(unevaluated, Some(check), Role::Unevaluated, frame, 0);
+            }
+        }
         Ok(())
+    }
+
+    /// No subschema applied beside `owner` can evaluate this key or item any more, whatever
+    /// the rest holds: none could ever (the node's `evaluated`), or every one that could has
+    /// failed or can no longer count (under `not`, `then` once `if` failed).
+    fn surely_unevaluated(
+        &self,
+        owner: usize,
+        slot: &Seg,
+        oracle: &mut dyn Oracle,
+    ) -> Result<bool, Fail> {
+        let n = &self.nodes[self.checks[owner].node];
+        let evaluated = n.evaluated.as_ref().expect("unevaluated*");
+        match slot {
+            Seg::Index(i) => {
+                if !(evaluated.all_items || evaluated.contains || *i < evaluated.prefix) {
+                    return Ok(true);
+                }
+                if n.contains.is_some() || *i < n.prefix_items.len() as u64 {
+                    return Ok(false); // its own keywords
+                }
+            }
+            Seg::Key(key) => {
+                let mut could = evaluated.all_keys
+                    || evaluated.names.binary_search_by(|n| n[..].cmp(key)).is_ok();
+                for &(node, i) in &evaluated.patterns {
+                    if could {
+                        break;
+                    }
+                    could = oracle
+                        .pattern_property(node, i, key)
+                        .map_err(|_| Fail::Raised)?;
+                }
+                if !could {
+                    return Ok(true);
+                }
+                if n.properties.as_ref().is_some_and(|p| p.contains_key(key)) {
+                    return Ok(false); // its own keywords
+                }
+                let node = self.checks[owner].node;
+                for i in 0..n.pattern_properties.len() {
+                    if oracle
+                        .pattern_property(node, i, key)
+                        .map_err(|_| Fail::Raised)?
+                    {
+                        return Ok(false);
+                    }
+                }
+            }
+        }
+        let end = self.extra_of(owner).map_or(owner + 1, |e| e.end);
+        let mut could = vec![true]; // by place after `owner`: may its annotations still count?
+        for c in owner + 1..end {
+            let check = &self.checks[c];
+            let parent = check.parent.expect("below the owner");
+            let mut here = could[parent - owner] && check.alive;
+            if here {
+                let p = self.extra_of(parent);
+                here = match check.role {
+                    Role::Not => false,
+                    Role::Then => p
+                        .and_then(|e| e.if_check)
+                        .is_some_and(|i| self.checks[i].alive),
+                    _ => true,
+                };
+            }
+            could.push(here);
+            if here && self.evaluates(c, slot, false, oracle)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     fn item_checks(
@@ -612,6 +1000,7 @@ impl Checker {
         index: u64,
         frame: usize,
         pos: u64,
+        oracle: &mut dyn Oracle,
     ) -> Result<(), Fail> {
         let node = self.checks[check].node;
         let n = &self.nodes[node];
@@ -621,6 +1010,26 @@ impl Checker {
                 return self.kill(check, "maxItems", pos, detail);
             }
         }
+        if let Some(unevaluated) = n
+            .unevaluated_items
+            .filter(|_| index >= n.prefix_items.len() as u64)
+        {
+            let never = self.nodes[unevaluated].never;
+            if self.surely_unevaluated(check, &Seg::Index(index), oracle)? {
+                if never {
+                    let detail = text(format!(
+                        "unevaluated items are not allowed (item {index} was unexpected)"
+                    ));
+                    return self.kill(check, "unevaluatedItems", pos, detail);
+                }
+                self.spawn(unevaluated, Some(check), Role::All, frame, 0);
+            } else if never {
+                self.extra(check).deferred.push((Seg::Index(index), None));
+            } else {
+                self.spawn(unevaluated, Some(check), Role::Unevaluated, frame, 0);
+            }
+        }
+        let n = &self.nodes[node];
         let (prefix, items, contains) = (
             n.prefix_items.get(index as usize).copied(),
             n.items,
@@ -691,7 +1100,7 @@ impl Checker {
                     self.frames[frame].filters.push(Filter {
                         check,
                         members,
-                        key: false,
+                        kind: Members::Enum,
                     });
                 }
             }
@@ -736,23 +1145,29 @@ impl Checker {
                 self.frames[frame].filters.push(Filter {
                     check,
                     members,
-                    key: true,
+                    kind: Members::Names,
                 });
+            }
+            if let (Some(unevaluated), Some(evaluated)) = (n.unevaluated_properties, &n.evaluated) {
+                if self.nodes[unevaluated].never
+                    && !evaluated.all_keys
+                    && evaluated.patterns.is_empty()
+                {
+                    let members = (0..evaluated.name_order.len() as u32).collect();
+                    self.frames[frame].filters.push(Filter {
+                        check,
+                        members,
+                        kind: Members::Unevaluated,
+                    });
+                }
             }
         }
         self.first_character(frame, Kind::Key, pos, false)
     }
 
+    #[inline]
     fn members<'a>(&'a self, filter: &Filter) -> &'a [Vec<u8>] {
-        let n = &self.nodes[self.checks[filter.check].node];
-        if filter.key {
-            &n.property_order
-        } else {
-            &n.enumeration
-                .as_ref()
-                .expect("an enum filter has an enum")
-                .strings
-        }
+        all_members(&self.nodes[self.checks[filter.check].node], filter.kind)
     }
 
     /// The text of the top frame as a message shows it (at most 60 characters).
@@ -829,15 +1244,7 @@ impl Checker {
                 // disjoint borrows: the members live in the table, the filter in the frame
                 let (nodes, checks) = (&self.nodes, &self.checks);
                 let filter = &mut self.frames[frame].filters[index];
-                let n = &nodes[checks[filter.check].node];
-                let all: &[Vec<u8>] = if filter.key {
-                    &n.property_order
-                } else {
-                    &n.enumeration
-                        .as_ref()
-                        .expect("an enum filter has an enum")
-                        .strings
-                };
+                let all = all_members(&nodes[checks[filter.check].node], filter.kind);
                 // a byte loop: the pieces are a few bytes, a memcmp call costs more
                 let agrees = |m: &u32| {
                     let m = &all[*m as usize];
@@ -886,15 +1293,25 @@ impl Checker {
                 reach = reach.max(count_chars(&piece[..same]));
             }
             let at = if plain { start + reach } else { start };
-            let (check, key) = (filter.check, filter.key);
+            let (check, kind) = (filter.check, filter.kind);
             let n = &self.nodes[self.checks[check].node];
-            if key {
-                let detail = Detail {
-                    before: b"additional properties are not allowed (".to_vec(),
-                    shown: Some(self.shown(frame, closes)),
-                    after: format!(" is not one of {})", n.properties_shown).into_bytes(),
+            if kind != Members::Enum {
+                let (keyword, words, shown) = if kind == Members::Names {
+                    ("additionalProperties", "additional", &n.properties_shown)
+                } else {
+                    let evaluated = n.evaluated.as_ref().expect("evaluated names");
+                    (
+                        "unevaluatedProperties",
+                        "unevaluated",
+                        &evaluated.names_shown,
+                    )
                 };
-                self.kill(check, "additionalProperties", at, detail)?;
+                let detail = Detail {
+                    before: format!("{words} properties are not allowed (").into_bytes(),
+                    shown: Some(self.shown(frame, closes)),
+                    after: format!(" is not one of {shown})").into_bytes(),
+                };
+                self.kill(check, keyword, at, detail)?;
             } else {
                 let e = n.enumeration.as_ref().expect("an enum filter has an enum");
                 let keyword = if e.is_const { "const" } else { "enum" };
@@ -926,13 +1343,18 @@ impl Checker {
                 text: text_.clone(),
                 dots: false,
             };
-            if filter.key {
+            if filter.kind != Members::Enum {
+                let (keyword, words) = if filter.kind == Members::Names {
+                    ("additionalProperties", "additional")
+                } else {
+                    ("unevaluatedProperties", "unevaluated")
+                };
                 let detail = Detail {
-                    before: b"additional properties are not allowed (".to_vec(),
+                    before: format!("{words} properties are not allowed (").into_bytes(),
                     shown: Some(whole),
                     after: b" was unexpected)".to_vec(),
                 };
-                self.kill(check, "additionalProperties", pos, detail)?;
+                self.kill(check, keyword, pos, detail)?;
             } else {
                 let e = self.nodes[self.checks[check].node]
                     .enumeration
@@ -971,14 +1393,14 @@ impl Checker {
             }
         }
         if self.frames[frame].kind == Kind::Key {
-            self.complete(frame, pos)?;
+            self.complete(frame, pos, oracle)?;
             // the key frame is popped but kept: its text is the key
             let key = std::mem::take(&mut self.frames[frame].text);
             let result = self.key_done(&key, pos, oracle);
             self.frames[frame].text = key;
             result
         } else {
-            self.complete(frame, pos)
+            self.complete(frame, pos, oracle)
         }
     }
 
@@ -1029,6 +1451,50 @@ impl Checker {
                     self.kill(check, "additionalProperties", pos, detail)?;
                 }
             }
+            if self.nodes[node].keyed && self.checks[check].alive {
+                self.key_conditions(check, object, key, pos, oracle)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A new key of an object whose check has `unevaluatedProperties` or `dependentSchemas`:
+    /// a key no subschema can evaluate any more, or a dependent schema that already failed.
+    #[inline(never)]
+    fn key_conditions(
+        &mut self,
+        check: usize,
+        object: usize,
+        key: &[u8],
+        pos: u64,
+        oracle: &mut dyn Oracle,
+    ) -> Result<(), Fail> {
+        let node = self.checks[check].node;
+        let n = &self.nodes[node];
+        if n.unevaluated_properties
+            .is_some_and(|u| self.nodes[u].never)
+            && self.surely_unevaluated(check, &Seg::Key(key.to_vec()), oracle)?
+        {
+            let detail = Detail {
+                before: b"unevaluated properties are not allowed (".to_vec(),
+                shown: Some(Shown::Str {
+                    text: key.to_vec(),
+                    dots: false,
+                }),
+                after: b" was unexpected)".to_vec(),
+            };
+            return self.kill(check, "unevaluatedProperties", pos, detail);
+        }
+        let Some(index) = n.dependent_schemas.iter().position(|d| d.0 == key) else {
+            return Ok(());
+        };
+        let dependent = self
+            .extra_of(check)
+            .and_then(|e| e.dependent_checks.get(index).copied());
+        if dependent.is_some_and(|d| !self.checks[d].alive) {
+            let kept = self.take_kept(dependent, check);
+            let wraps = vec![(object, Wrap::Dependent(node, index))];
+            self.fail(check, Inner::Kept(kept), wraps, pos)?;
         }
         Ok(())
     }
@@ -1151,7 +1617,7 @@ impl Checker {
                 self.kill(check, keyword, pos, showing(shown(), after))?;
             }
         }
-        self.complete(frame, pos)
+        self.complete(frame, pos, oracle)
     }
 
     // -- containers ---------------------------------------------------------------------------
@@ -1213,7 +1679,7 @@ impl Checker {
                 }
             }
         }
-        self.complete(frame, pos)
+        self.complete(frame, pos, oracle)
     }
 
     fn object_complete(&mut self, check: usize, frame: usize, pos: u64) -> Result<bool, Fail> {
@@ -1251,9 +1717,14 @@ impl Checker {
     // -- completion ---------------------------------------------------------------------------
 
     /// The value is complete: settle `not`, `oneOf`'s "only one" and `contains`, pop it.
-    fn complete(&mut self, frame: usize, pos: u64) -> Result<(), Fail> {
+    fn complete(&mut self, frame: usize, pos: u64, oracle: &mut dyn Oracle) -> Result<(), Fail> {
         let range = self.range(frame);
-        for check in range.clone().rev() {
+        let settle = if self.frames[frame].settle {
+            range.clone()
+        } else {
+            range.start..range.start // nothing to settle: `not`, `oneOf`... spawn children
+        };
+        for check in settle.rev() {
             if !self.checks[check].alive {
                 continue;
             }
@@ -1272,7 +1743,11 @@ impl Checker {
                         "the value is valid under {passing} of the schemas in oneOf (only one may match)"
                     ));
                     self.kill(check, "oneOf", pos, detail)?;
+                    continue;
                 }
+            }
+            if self.checks[check].extra != NO_EXTRA && self.checks[check].alive {
+                self.complete_extra(check, frame, pos, oracle)?;
             }
         }
         self.depth -= 1;
@@ -1288,6 +1763,11 @@ impl Checker {
                     continue;
                 }
                 self.checks[owner].contains_count += 1;
+                if self.nodes[self.checks[owner].node].contains_annotates {
+                    if let Slot::Index(i) = self.frames[frame].slot {
+                        self.extra(owner).contains_passed.push(i);
+                    }
+                }
                 let max = self.nodes[self.checks[owner].node].max_contains;
                 if let Some(max) = max.filter(|&max| self.checks[owner].contains_count > max) {
                     let detail = text(format!(
@@ -1301,7 +1781,145 @@ impl Checker {
             }
         }
         self.checks.truncate(range.start);
+        self.extras.truncate(self.frames[frame].first_extra);
         Ok(())
+    }
+
+    /// At the value's end: `then` once `if` passed, and the unevaluated keys or items.
+    fn complete_extra(
+        &mut self,
+        check: usize,
+        frame: usize,
+        pos: u64,
+        oracle: &mut dyn Oracle,
+    ) -> Result<(), Fail> {
+        let extra = self.extra_of(check).expect("checked");
+        let (if_check, then_check) = (extra.if_check, extra.then_check);
+        if let (Some(if_check), Some(then)) = (if_check, then_check) {
+            if !self.checks[then].alive && self.checks[if_check].alive {
+                let kept = self.take_kept(Some(then), check);
+                let wraps = vec![(frame, Wrap::ThenFailed)];
+                return self.fail(check, Inner::Kept(kept), wraps, pos);
+            }
+        }
+        let deferred = std::mem::take(&mut self.extra(check).deferred);
+        for (slot, kept) in deferred {
+            if self.evaluated(check, &slot, oracle)? {
+                continue;
+            }
+            return match (slot, kept) {
+                (Seg::Key(key), None) => {
+                    let detail = Detail {
+                        before: b"unevaluated properties are not allowed (".to_vec(),
+                        shown: Some(Shown::Str {
+                            text: key,
+                            dots: false,
+                        }),
+                        after: b" was unexpected)".to_vec(),
+                    };
+                    self.kill(check, "unevaluatedProperties", pos, detail)
+                }
+                (Seg::Key(_), Some(kept)) => {
+                    let wraps = vec![(frame, Wrap::UnevaluatedProperty)];
+                    self.fail(check, Inner::Kept(kept), wraps, pos)
+                }
+                (Seg::Index(index), None) => {
+                    let detail = text(format!(
+                        "unevaluated items are not allowed (item {index} was unexpected)"
+                    ));
+                    self.kill(check, "unevaluatedItems", pos, detail)
+                }
+                (Seg::Index(_), Some(kept)) => {
+                    let wraps = vec![(frame, Wrap::UnevaluatedItem)];
+                    self.fail(check, Inner::Kept(kept), wraps, pos)
+                }
+            };
+        }
+        Ok(())
+    }
+
+    /// Did a subschema applied beside `owner`, and valid, evaluate this key or item? Its
+    /// checks follow it in the arena, each after its parent: one pass marks whose
+    /// annotations count (alive, not under `not`, `then`/`else` as `if` went, a dependent
+    /// schema whose property is present).
+    fn evaluated(&self, owner: usize, slot: &Seg, oracle: &mut dyn Oracle) -> Result<bool, Fail> {
+        let extra = self.extra_of(owner).expect("unevaluated*");
+        if let Seg::Index(i) = slot {
+            if passed(&extra.contains_passed, *i) {
+                return Ok(true);
+            }
+        }
+        let keys = &self.frames[self.checks[owner].frame].keys;
+        let mut counts = vec![true];
+        for c in owner + 1..extra.end {
+            let check = &self.checks[c];
+            let parent = check.parent.expect("below the owner");
+            let mut here = counts[parent - owner] && check.alive;
+            if here {
+                let p = self.extra_of(parent);
+                let if_alive = || {
+                    p.and_then(|e| e.if_check)
+                        .is_some_and(|i| self.checks[i].alive)
+                };
+                here = match check.role {
+                    Role::Not => false,
+                    Role::Then => if_alive(),
+                    Role::Else => !if_alive(),
+                    Role::Dependent => p
+                        .and_then(|e| e.dependent_checks.iter().position(|&d| d == c))
+                        .is_some_and(|index| {
+                            let node = &self.nodes[self.checks[parent].node];
+                            keys.contains(&node.dependent_schemas[index].0)
+                        }),
+                    _ => true,
+                };
+            }
+            counts.push(here);
+            if here && self.evaluates(c, slot, true, oracle)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Does this (valid) subschema evaluate the key or item? (`passed_yet` false: might its
+    /// `contains` still pass the item?)
+    fn evaluates(
+        &self,
+        check: usize,
+        slot: &Seg,
+        passed_yet: bool,
+        oracle: &mut dyn Oracle,
+    ) -> Result<bool, Fail> {
+        let node = self.checks[check].node;
+        let n = &self.nodes[node];
+        match slot {
+            Seg::Index(i) => Ok(n.items.is_some()
+                || n.unevaluated_items.is_some()
+                || *i < n.prefix_items.len() as u64
+                || (n.contains.is_some()
+                    && (!passed_yet
+                        || self
+                            .extra_of(check)
+                            .is_some_and(|e| passed(&e.contains_passed, *i))))),
+            Seg::Key(key) => {
+                if n.additional.is_some()
+                    || n.unevaluated_properties.is_some()
+                    || n.properties.as_ref().is_some_and(|p| p.contains_key(key))
+                {
+                    return Ok(true);
+                }
+                for i in 0..n.pattern_properties.len() {
+                    if oracle
+                        .pattern_property(node, i, key)
+                        .map_err(|_| Fail::Raised)?
+                    {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+        }
     }
 
     // -- the typed view -----------------------------------------------------------------------

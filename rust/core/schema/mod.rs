@@ -14,7 +14,7 @@ pub mod numbers;
 pub mod scanner;
 
 pub use checker::{AtomText, Checker, Fail, Oracle, Seg, Shown, Violation};
-pub use node::{Bound, Enum, Node, Scalar};
+pub use node::{Bound, Enum, Evaluated, Node, Scalar};
 pub use scanner::Scanner;
 
 #[cfg(test)]

@@ -74,6 +74,32 @@ pub struct Enum {
 /// `dependentRequired`: a name, how a message shows it, and the names it needs (each shown).
 pub type Dependency = (Vec<u8>, String, Vec<(Vec<u8>, String)>);
 
+/// `dependentSchemas`: a name, how a message shows it, and its subschema.
+pub type DependentSchema = (Vec<u8>, String, usize);
+
+/// What a node with `unevaluatedProperties`/`unevaluatedItems` and the subschemas applied
+/// beside it can ever evaluate (twin: `Evaluated` in `src/jsondrip/schema/nodes.py`): a key or
+/// an item outside it is certainly unevaluated, so checked at once.
+#[derive(Debug, Clone, Default)]
+pub struct Evaluated {
+    /// The property names, sorted (searched: a few names, and no second hash set type in
+    /// the checker's hot code).
+    pub names: Vec<Vec<u8>>,
+    /// The names in order, and as a message shows them (`'a', 'b'` or `no names`).
+    pub name_order: Vec<Vec<u8>>,
+    pub names_shown: String,
+    /// `(node, index of its patternProperties)` (the regexes are the oracle's).
+    pub patterns: Vec<(usize, usize)>,
+    /// An `additionalProperties` or `unevaluatedProperties` below.
+    pub all_keys: bool,
+    /// The longest `prefixItems`.
+    pub prefix: u64,
+    /// An `items` or `unevaluatedItems` below.
+    pub all_items: bool,
+    /// A `contains` (it evaluates the items it passes).
+    pub contains: bool,
+}
+
 /// A subschema (see `src/jsondrip/schema/nodes.py` for each keyword's meaning).
 #[derive(Debug, Clone, Default)]
 pub struct Node {
@@ -132,7 +158,25 @@ pub struct Node {
     pub any_of: Vec<usize>,
     pub one_of: Vec<usize>,
     pub not: Option<usize>,
+    /// `$ref` and `$dynamicRef` targets (resolved by the compiler).
     pub refs: Vec<usize>,
+    /// `if` with its `then` and `else` (all None without `if`).
+    pub if_: Option<usize>,
+    pub then: Option<usize>,
+    pub else_: Option<usize>,
+    pub dependent_schemas: Vec<DependentSchema>,
+    /// None too when `additionalProperties` (or `items`) evaluates everything.
+    pub unevaluated_properties: Option<usize>,
+    pub unevaluated_items: Option<usize>,
+    /// With `unevaluated*`: what its subschemas can evaluate.
+    pub evaluated: Option<Box<Evaluated>>,
+    /// Some `unevaluatedItems` reads which items its `contains` passed.
+    pub contains_annotates: bool,
+    /// Set by `Checker::new`: it applies subschemas beside it (`allOf`, `$ref`, `if`...).
+    pub beside: bool,
+    /// Set by `Checker::new`: a new key may settle its `unevaluatedProperties` or
+    /// `dependentSchemas`.
+    pub keyed: bool,
     pub has_object_keywords: bool,
     pub has_array_keywords: bool,
 }

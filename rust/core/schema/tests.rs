@@ -118,3 +118,60 @@ fn a_wrong_type_fails_at_the_values_first_character() {
     assert_eq!((path.as_str(), pos, keyword.as_str()), ("/1", 6, "enum"));
     assert_eq!(text, "/1: a object is not one of 'C', 'F'");
 }
+
+/// `{"type": "array", "items": {"if": {"type": "string"}, "then": {"maxLength": 2}}}`, with
+/// `"else": {"type": "number"}` when `with_else`.
+fn conditional(with_else: bool) -> Vec<Node> {
+    let mut nodes = table(Node {
+        if_: Some(2),
+        then: Some(3),
+        else_: with_else.then_some(4),
+        numbers_native: true,
+        min_contains: 1,
+        ..Node::default()
+    });
+    let string = Node {
+        types: Some(STRING),
+        types_shown: "string".into(),
+        numbers_native: true,
+        min_contains: 1,
+        ..Node::default()
+    };
+    let short = Node {
+        max_length: Some(2),
+        numbers_native: true,
+        min_contains: 1,
+        ..Node::default()
+    };
+    let number = Node {
+        types: Some(NUMBER),
+        types_shown: "number".into(),
+        numbers_native: true,
+        min_contains: 1,
+        ..Node::default()
+    };
+    nodes.extend([string, short, number]);
+    nodes
+}
+
+#[test]
+fn then_fails_when_if_is_known_to_hold_and_else_as_soon_as_if_fails() {
+    assert!(run(conditional(true), &["[\"ab\", 3]"]).is_ok());
+    // `then` fails at the `c`, but `if` is known to hold only at the closing quote
+    let (path, pos, keyword, _, text) = violation(run(conditional(false), &["[\"abc\"]"]));
+    assert_eq!((path.as_str(), pos, keyword.as_str()), ("/0", 5, "then"));
+    assert_eq!(
+        text,
+        "/0: valid under 'if' but not under 'then': /0:  is longer than 2 characters"
+    );
+    // with `else` already failed at the quote, the `c` is certain
+    let (path, pos, keyword, _, _) = violation(run(conditional(true), &["[\"abc\"]"]));
+    assert_eq!((path.as_str(), pos, keyword.as_str()), ("/0", 4, "if"));
+    // `if` and `else` both fail at the `[`: certain there
+    let (path, pos, keyword, _, text) = violation(run(conditional(true), &["[1, [", "]]"]));
+    assert_eq!((path.as_str(), pos, keyword.as_str()), ("/1", 4, "else"));
+    assert_eq!(
+        text,
+        "/1: not valid under 'if' nor under 'else': /1: expected number, got an array"
+    );
+}

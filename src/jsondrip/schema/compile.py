@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from collections import deque
+from typing import TYPE_CHECKING, Any
 
-from .nodes import Node
+from .nodes import Evaluated, Node
+from .resources import RemoteReference, Resources, pointer_token
+
+if TYPE_CHECKING:
+    from .resources import Context
 
 JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
 
@@ -25,13 +30,11 @@ ANNOTATIONS = frozenset(
     }
 )  # fmt: skip
 
+# Keywords of other drafts that 2020-12 replaced (a schema naming them was written for rules
+# jsondrip does not apply), and the vocabulary declarations of meta-schemas.
 REFUSED = frozenset(
-    {
-        "if", "then", "else", "dependentSchemas", "unevaluatedProperties",
-        "unevaluatedItems", "$dynamicRef", "$dynamicAnchor", "$anchor", "$recursiveRef",
-        "$recursiveAnchor", "$vocabulary", "additionalItems", "dependencies",
-    }
-)  # fmt: skip
+    {"$recursiveRef", "$recursiveAnchor", "$vocabulary", "additionalItems", "dependencies"}
+)
 
 
 # Draft 2020-12, and the older drafts that tool schemas still name (zod-to-json-schema writes
@@ -54,42 +57,51 @@ def compile_schema(schema: Any) -> Node:
     return _Compiler(schema).root
 
 
-def _pointer_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
 class _Compiler:
     def __init__(self, schema: Any) -> None:
-        self.document = schema
-        self.nodes: dict[int, Node] = {}  # by id() of the subschema: shared and recursive refs
-        self.pending_refs: list[tuple[Node, str]] = []
-        self.root = self.compile(schema, "#")
+        self.resources = Resources(schema)
+        # by id() of the subschema, its base URI and its dynamic scope: shared and recursive
+        # references compile once (and a $dynamicRef below once per scope it is reached in)
+        self.nodes: dict[tuple[int, str, Context], Node] = {}
+        self.pending_refs: list[tuple[Node, str, str, str, Context, bool]] = []
+        root_base = self.resources.base_of(schema, "")
+        self.root = self.compile(schema, "#", root_base, self.resources.enter((), root_base))
         while self.pending_refs:
-            node, ref = self.pending_refs.pop()
-            node.refs.append(self.resolve(ref, node.where))
+            node, keyword, ref, base, context, dynamic = self.pending_refs.pop()
+            node.refs.append(self.resolve(keyword, ref, node.where, base, context, dynamic))
+        for node in self.nodes.values():
+            if node.unevaluated_properties is not None or node.unevaluated_items is not None:
+                node.evaluated = evaluated_by(node)
+        for node in self.nodes.values():  # (after: evaluated_by marks contains_annotates)
+            node.beside = bool(
+                node.all_of or node.refs or node.any_of or node.one_of or node.not_ is not None
+                or node.if_ is not None or node.dependent_schemas or node.evaluated is not None
+                or node.contains_annotates
+            )  # fmt: skip
 
-    def resolve(self, ref: str, where: str) -> Node:
-        """A `$ref` inside this document: `#` or `#/json/pointer`."""
-        if not ref.startswith("#"):
+    def resolve(
+        self, keyword: str, ref: str, where: str, base: str, context: Context, dynamic: bool
+    ) -> Node:
+        """A `$ref` (or `$dynamicRef`) inside this document, compiled in the scope it enters."""
+        try:
+            target, uri, anchor = self.resources.lookup(ref, base)
+        except RemoteReference as remote:
             raise UnsupportedSchema(
-                f"unsupported $ref {ref!r} at {where}: "
-                "only references inside the schema (#...) are supported"
-            )
-        target: Any = self.document
-        fragment = ref[1:]
-        if fragment and not fragment.startswith("/"):
-            raise UnsupportedSchema(
-                f"unsupported $ref {ref!r} at {where}: anchors are not supported"
-            )
-        for raw in fragment.split("/")[1:] if fragment else ():
-            token = _unquote(raw).replace("~1", "/").replace("~0", "~")
-            try:
-                target = target[int(token)] if isinstance(target, list) else target[token]
-            except (KeyError, IndexError, ValueError, TypeError):
-                raise ValueError(f"$ref {ref!r} at {where} points to nothing") from None
-        return self.compile(target, ref)
+                f"unsupported {keyword} {ref!r} at {where}: it names {str(remote) or 'a URI'!r}, "
+                "outside the schema (remote references are not fetched)"
+            ) from None
+        except LookupError as missing:
+            raise ValueError(f"{keyword} {ref!r} at {where} points to nothing: {missing}") from None
+        if dynamic and anchor is not None and self.resources.is_dynamic_anchor(uri, anchor):
+            # the outermost resource in the dynamic scope that defines the same dynamic anchor
+            outermost = dict(context).get(anchor)
+            if outermost is not None:
+                target, uri = self.resources.anchors[(outermost, anchor)][0], outermost
+        fallback = ref if ref.startswith("#/") else f"{where}/{keyword}"  # outside the walk
+        where = self.resources.location_of(target, fallback)
+        return self.compile(target, where, uri, self.resources.enter(context, uri))
 
-    def compile(self, schema: Any, where: str) -> Node:
+    def compile(self, schema: Any, where: str, base: str, context: Context) -> Node:
         if isinstance(schema, bool):
             node = Node(where)
             node.never = not schema
@@ -98,10 +110,14 @@ class _Compiler:
             raise ValueError(
                 f"schema at {where} must be an object or a boolean, not {type(schema).__name__}"
             )
-        known = self.nodes.get(id(schema))
+        inner = self.resources.base_of(schema, base)
+        if inner != base:  # a subschema with its own $id: a resource, entered
+            context = self.resources.enter(context, inner)
+        memo = (id(schema), inner, context)
+        known = self.nodes.get(memo)
         if known is not None:
             return known
-        node = self.nodes[id(schema)] = Node(where)
+        node = self.nodes[memo] = Node(where)
         if "$schema" in schema and schema["$schema"] not in DIALECTS:
             raise UnsupportedSchema(
                 f"unsupported $schema {schema['$schema']!r} at {where}: "
@@ -115,23 +131,23 @@ class _Compiler:
         for keyword in schema:
             if keyword in REFUSED:
                 raise UnsupportedSchema(f"unsupported schema keyword {keyword!r} at {where}")
-            if keyword == "$id" and where != "#":
-                raise UnsupportedSchema(
-                    f"unsupported schema keyword '$id' at {where} (below the root)"
-                )
+        scope = (inner, context)
         self._scalars(node, schema, where)
-        self._objects(node, schema, where)
-        self._arrays(node, schema, where)
-        self._applicators(node, schema, where)
-        if "$ref" in schema:
-            ref = schema["$ref"]
-            if not isinstance(ref, str):
-                raise ValueError(f"$ref at {where} must be a string")
-            self.pending_refs.append((node, ref))
+        self._objects(node, schema, where, scope)
+        self._arrays(node, schema, where, scope)
+        self._applicators(node, schema, where, scope)
+        for keyword in ("$ref", "$dynamicRef"):
+            if keyword in schema:
+                ref = schema[keyword]
+                if not isinstance(ref, str):
+                    raise ValueError(f"{keyword} at {where} must be a string")
+                dynamic = keyword == "$dynamicRef"
+                self.pending_refs.append((node, keyword, ref, inner, context, dynamic))
         return node
 
-    def sub(self, schema: Any, where: str) -> Node:
-        return self.compile(schema, where)
+    def sub(self, schema: Any, where: str, scope: tuple[str, Context]) -> Node:
+        """A subschema, in the scope (base URI, dynamic scope) of the schema holding it."""
+        return self.compile(schema, where, *scope)
 
     def _scalars(self, node: Node, schema: dict[str, Any], where: str) -> None:
         if "type" in schema:
@@ -177,26 +193,28 @@ class _Compiler:
                     raise ValueError(f"multipleOf at {where} must be greater than 0")
                 setattr(node, attribute, bound)
 
-    def _objects(self, node: Node, schema: dict[str, Any], where: str) -> None:
+    def _objects(
+        self, node: Node, schema: dict[str, Any], where: str, scope: tuple[str, Context]
+    ) -> None:
         if "properties" in schema:
             props = schema["properties"]
             if not isinstance(props, dict):
                 raise ValueError(f"properties at {where} must be an object")
             node.properties = {
-                name: self.sub(sub, f"{where}/properties/{_pointer_token(name)}")
+                name: self.sub(sub, f"{where}/properties/{pointer_token(name)}", scope)
                 for name, sub in props.items()
             }
         if "patternProperties" in schema:
             node.pattern_properties = tuple(
                 (
                     _regex(pattern, f"{where}/patternProperties"),
-                    self.sub(sub, f"{where}/patternProperties/{_pointer_token(pattern)}"),
+                    self.sub(sub, f"{where}/patternProperties/{pointer_token(pattern)}", scope),
                 )
                 for pattern, sub in schema["patternProperties"].items()
             )
         if "additionalProperties" in schema:
             node.additional = self.sub(
-                schema["additionalProperties"], f"{where}/additionalProperties"
+                schema["additionalProperties"], f"{where}/additionalProperties", scope
             )
         if "required" in schema:
             required = schema["required"]
@@ -206,48 +224,113 @@ class _Compiler:
         node.min_properties = _count(schema, "minProperties", where)
         node.max_properties = _count(schema, "maxProperties", where)
         if "propertyNames" in schema:
-            node.property_names = self.sub(schema["propertyNames"], f"{where}/propertyNames")
+            node.property_names = self.sub(schema["propertyNames"], f"{where}/propertyNames", scope)
         if "dependentRequired" in schema:
             node.dependent_required = {k: tuple(v) for k, v in schema["dependentRequired"].items()}
+        if "dependentSchemas" in schema:
+            dependent = schema["dependentSchemas"]
+            if not isinstance(dependent, dict):
+                raise ValueError(f"dependentSchemas at {where} must be an object")
+            node.dependent_schemas = tuple(
+                (name, self.sub(sub, f"{where}/dependentSchemas/{pointer_token(name)}", scope))
+                for name, sub in dependent.items()
+            )
+        if "unevaluatedProperties" in schema:
+            unevaluated = self.sub(
+                schema["unevaluatedProperties"], f"{where}/unevaluatedProperties", scope
+            )
+            if node.additional is None:  # else additionalProperties evaluates every key
+                node.unevaluated_properties = unevaluated
         node.has_object_keywords = bool(
             node.properties is not None or node.pattern_properties or node.additional is not None
             or node.required or node.min_properties is not None or node.max_properties is not None
             or node.property_names is not None or node.dependent_required
+            or node.dependent_schemas or node.unevaluated_properties is not None
         )  # fmt: skip
 
-    def _arrays(self, node: Node, schema: dict[str, Any], where: str) -> None:
+    def _arrays(
+        self, node: Node, schema: dict[str, Any], where: str, scope: tuple[str, Context]
+    ) -> None:
         if "prefixItems" in schema:
             node.prefix_items = tuple(
-                self.sub(sub, f"{where}/prefixItems/{i}")
+                self.sub(sub, f"{where}/prefixItems/{i}", scope)
                 for i, sub in enumerate(schema["prefixItems"])
             )
         if "items" in schema:
-            node.items = self.sub(schema["items"], f"{where}/items")
+            node.items = self.sub(schema["items"], f"{where}/items", scope)
         node.min_items = _count(schema, "minItems", where)
         node.max_items = _count(schema, "maxItems", where)
         node.unique_items = schema.get("uniqueItems") is True
         if "contains" in schema:
-            node.contains = self.sub(schema["contains"], f"{where}/contains")
+            node.contains = self.sub(schema["contains"], f"{where}/contains", scope)
             minimum = _count(schema, "minContains", where)
             node.min_contains = 1 if minimum is None else minimum
             node.max_contains = _count(schema, "maxContains", where)
+        if "unevaluatedItems" in schema:
+            unevaluated = self.sub(schema["unevaluatedItems"], f"{where}/unevaluatedItems", scope)
+            if node.items is None:  # else items evaluates every element
+                node.unevaluated_items = unevaluated
         node.has_array_keywords = bool(
             node.prefix_items or node.items is not None or node.min_items is not None
             or node.max_items is not None or node.unique_items or node.contains is not None
+            or node.unevaluated_items is not None
         )  # fmt: skip
 
-    def _applicators(self, node: Node, schema: dict[str, Any], where: str) -> None:
+    def _applicators(
+        self, node: Node, schema: dict[str, Any], where: str, scope: tuple[str, Context]
+    ) -> None:
         for keyword, attribute in (("allOf", "all_of"), ("anyOf", "any_of"), ("oneOf", "one_of")):
             if keyword in schema:
                 subs = schema[keyword]
                 if not isinstance(subs, list) or not subs:
                     raise ValueError(f"{keyword} at {where} must be a non-empty array")
                 compiled = tuple(
-                    self.sub(sub, f"{where}/{keyword}/{i}") for i, sub in enumerate(subs)
+                    self.sub(sub, f"{where}/{keyword}/{i}", scope) for i, sub in enumerate(subs)
                 )
                 setattr(node, attribute, getattr(node, attribute) + compiled)
         if "not" in schema:
-            node.not_ = self.sub(schema["not"], f"{where}/not")
+            node.not_ = self.sub(schema["not"], f"{where}/not", scope)
+        if "if" in schema:  # `then` and `else` without `if` do nothing
+            node.if_ = self.sub(schema["if"], f"{where}/if", scope)
+            if "then" in schema:
+                node.then = self.sub(schema["then"], f"{where}/then", scope)
+            if "else" in schema:
+                node.else_ = self.sub(schema["else"], f"{where}/else", scope)
+
+
+def _in_place(node: Node) -> list[Node]:
+    """The subschemas applied to the same value whose annotations count (not `not`)."""
+    subs = [*node.all_of, *node.any_of, *node.one_of, *node.refs]
+    subs += [sub for _, sub in node.dependent_schemas]
+    subs += [sub for sub in (node.if_, node.then, node.else_) if sub is not None]
+    return subs
+
+
+def evaluated_by(owner: Node) -> Evaluated:
+    """What `owner` and the subschemas applied beside it can evaluate (see `Evaluated`)."""
+    found = Evaluated()
+    seen = {id(owner)}
+    todo = deque([owner])  # breadth first: the owner's own names first in messages
+    while todo:
+        node = todo.popleft()
+        found.names.update(dict.fromkeys(node.properties or ()))
+        found.patterns += [(node, i) for i in range(len(node.pattern_properties))]
+        found.prefix = max(found.prefix, len(node.prefix_items))
+        found.contains = found.contains or node.contains is not None
+        if node is not owner:
+            found.all_keys = found.all_keys or (
+                node.additional is not None or node.unevaluated_properties is not None
+            )
+            found.all_items = found.all_items or (
+                node.items is not None or node.unevaluated_items is not None
+            )
+        if node.contains is not None and owner.unevaluated_items is not None:
+            node.contains_annotates = True
+        for sub in _in_place(node):
+            if id(sub) not in seen:
+                seen.add(id(sub))
+                todo.append(sub)
+    return found
 
 
 def _const_node(value: Any, where: str) -> Node:
@@ -277,9 +360,3 @@ def _regex(pattern: Any, where: str) -> re.Pattern[str]:
         raise UnsupportedSchema(
             f"pattern at {where} is not supported by Python's re: {error}"
         ) from None
-
-
-def _unquote(token: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(token)

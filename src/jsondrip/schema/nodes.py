@@ -23,14 +23,20 @@ class Node:
         "additional",
         "all_of",
         "any_of",
+        "beside",
         "const",
         "contains",
+        "contains_annotates",
         "dependent_required",
+        "dependent_schemas",
+        "else_",
         "enum",
+        "evaluated",
         "exclusive_maximum",
         "exclusive_minimum",
         "has_array_keywords",
         "has_object_keywords",
+        "if_",
         "items",
         "max_contains",
         "max_items",
@@ -53,7 +59,10 @@ class Node:
         "property_names",
         "refs",
         "required",
+        "then",
         "types",
+        "unevaluated_items",
+        "unevaluated_properties",
         "unique_items",
         "where",
     )
@@ -94,9 +103,37 @@ class Node:
         self.any_of: tuple[Node, ...] = ()
         self.one_of: tuple[Node, ...] = ()
         self.not_: Node | None = None
-        self.refs: list[Node] = []  # `$ref` targets, applied beside the other keywords
+        self.refs: list[Node] = []  # `$ref` and `$dynamicRef` targets, beside the other keywords
+        self.if_: Node | None = None  # with `then`/`else` (both None without `if`)
+        self.then: Node | None = None
+        self.else_: Node | None = None
+        self.dependent_schemas: tuple[tuple[str, Node], ...] = ()
+        self.unevaluated_properties: Node | None = None  # None too when additionalProperties
+        self.unevaluated_items: Node | None = None  # None too when `items` is present
+        # With `unevaluated*`: what its subschemas can evaluate (filled after compiling).
+        self.evaluated: Evaluated | None = None
+        self.contains_annotates = False  # some unevaluatedItems reads what `contains` passed
+        self.beside = False  # it applies subschemas beside it (`allOf`, `$ref`, `if`...)
         self.has_object_keywords = False
         self.has_array_keywords = False
 
     def __repr__(self) -> str:
         return f"<schema node {self.where}>"
+
+
+class Evaluated:
+    """What a node with `unevaluatedProperties`/`unevaluatedItems` and the subschemas applied
+    beside it (`allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`, `dependentSchemas`, `$ref`;
+    not `not`) can ever evaluate, whether or not they turn out valid: a key or an item outside
+    it is certainly unevaluated, so checked at once; one inside waits for the value's end.
+    """
+
+    __slots__ = ("all_items", "all_keys", "contains", "names", "patterns", "prefix")
+
+    def __init__(self) -> None:
+        self.names: dict[str, None] = {}  # property names, in order
+        self.patterns: list[tuple[Node, int]] = []  # (node, index of its patternProperties)
+        self.all_keys = False  # an additionalProperties or unevaluatedProperties below
+        self.prefix = 0  # the longest prefixItems
+        self.all_items = False  # an items or unevaluatedItems below
+        self.contains = False  # a contains (it evaluates the items it passes)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .complete import one_of
-from .nodes import Node
+from .nodes import Evaluated, Node
 from .values import kind_of, show
 
 _TYPE_BITS = {
@@ -27,16 +27,24 @@ _TYPE_BITS = {
 _I64 = range(-(2**63), 2**63)
 KEYWORDS = (
     "additionalProperties", "items", "prefixItems", "properties", "patternProperties",
-    "propertyNames", "contains", "not", "allOf", "anyOf", "oneOf",
+    "propertyNames", "contains", "not", "allOf", "anyOf", "oneOf", "if", "then", "else",
+    "dependentSchemas", "unevaluatedProperties", "unevaluatedItems",
 )  # fmt: skip
+
+
+_NAMED = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
+_NUMBERED = ("allOf", "anyOf", "oneOf", "prefixItems")
 
 
 def never_keyword(node: Node) -> str:
     """The keyword a `false` schema is reported under: the applicator that holds it."""
-    for token in reversed(node.where.split("/")):
-        if token in KEYWORDS:
-            return token
-    return "false"
+    keyword = "false"
+    tokens = iter(node.where.partition("#")[2].split("/")[1:])
+    for token in tokens:
+        keyword = token if token in KEYWORDS else "false"
+        if token in _NAMED or token in _NUMBERED:
+            next(tokens, None)  # a property name or an index, not a keyword
+    return keyword
 
 
 def _wtf8(text: str) -> bytes:
@@ -59,6 +67,12 @@ def _subnodes(node: Node) -> list[Node]:
         if one is not None:
             subs.append(one)
     subs += node.prefix_items + node.all_of + node.any_of + node.one_of + tuple(node.refs)
+    subs += [sub for _, sub in node.dependent_schemas]
+    for one in (node.if_, node.then, node.else_, node.unevaluated_properties):
+        if one is not None:
+            subs.append(one)
+    if node.unevaluated_items is not None:
+        subs.append(node.unevaluated_items)
     return subs
 
 
@@ -74,6 +88,18 @@ def native_table(root: Node) -> tuple[list[dict[str, Any]], list[Node]]:
                 nodes.append(sub)
         i += 1
     return [_row(node, index) for node in nodes], nodes
+
+
+def _evaluated(evaluated: Evaluated, index: dict[int, int]) -> dict[str, Any]:
+    return {
+        "names": [_wtf8(name) for name in evaluated.names],
+        "names_shown": one_of(tuple(evaluated.names)) or "no names",
+        "patterns": [(index[id(node)], i) for node, i in evaluated.patterns],
+        "all_keys": evaluated.all_keys,
+        "prefix": evaluated.prefix,
+        "all_items": evaluated.all_items,
+        "contains": evaluated.contains,
+    }
 
 
 def _row(node: Node, index: dict[int, int]) -> dict[str, Any]:
@@ -163,6 +189,16 @@ def _row(node: Node, index: dict[int, int]) -> dict[str, Any]:
         "one_of": [at(sub) for sub in node.one_of],
         "not": at(node.not_),
         "refs": [at(sub) for sub in node.refs],
+        "if": at(node.if_),
+        "then": at(node.then),
+        "else": at(node.else_),
+        "dependent_schemas": [
+            (_wtf8(name), show(name), at(sub)) for name, sub in node.dependent_schemas
+        ],
+        "unevaluated_properties": at(node.unevaluated_properties),
+        "unevaluated_items": at(node.unevaluated_items),
+        "evaluated": None if node.evaluated is None else _evaluated(node.evaluated, index),
+        "contains_annotates": node.contains_annotates,
         "has_object_keywords": node.has_object_keywords,
         "has_array_keywords": node.has_array_keywords,
     }

@@ -11,6 +11,14 @@ the subschemas of properties and items are conjunctive: their failure fails thei
 counts when the value is complete, as do `oneOf`'s "only one" and the keywords checked at
 completion. The root check failing is a `SchemaViolation`.
 
+Some children are *conditional*: `if`/`then`/`else`, a `dependentSchemas` entry, and the
+`unevaluatedProperties`/`unevaluatedItems` subschema of a key or item that a subschema may
+still evaluate. They run from the value's first character like any other check, but their
+failure fails their parent only once its condition is settled: at once when it already is
+(`else` after `if` failed, a dependent property already present), else later (the value's
+end, the dependent property's key) from the failure they kept. Which keys and items were
+evaluated is read at the value's end from the checks still alive (alive then means valid).
+
 A check fails only when no continuation of the text can satisfy it (see docs/schema.md for
 the rule of each keyword), so a prefix that can still be completed validly is never
 flagged. Work per value is bounded by the size of the schema, so a stream costs linear time.
@@ -18,18 +26,54 @@ flagged. Work per value is bounded by the size of the schema, so a stream costs 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, Callable
 
 from ..._changes import escape_token
-from ...schema.complete import atom_failure, container_failure, one_of, pattern_matches
+from ...schema.complete import (
+    atom_failure,
+    container_failure,
+    one_of,
+    pattern_matches,
+    pattern_property_matches,
+)
 from ...schema.nodes import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
 from ...schema.table import never_keyword
 from ...schema.values import kind_of, show
 from ...schema.violation import SchemaViolation
 
 # How a check is tied to its parent.
-ALL, ANY, ONE, NOT, CONTAINS = range(5)
+ALL, ANY, ONE, NOT, CONTAINS, IF, THEN, ELSE, DEPENDENT, UNEVALUATED = range(10)
 KEY = "key"  # a frame for an object's key while it arrives (its checks: propertyNames)
+# What a string (or key) filter holds: enum members, the names of a closed object, or the
+# names the subschemas of an `unevaluatedProperties: false` object can evaluate.
+ENUM, NAMES, UNEVALUATED_NAMES = range(3)
+
+# A failure passing to the parent through a union or a condition: its keyword, and the words
+# put before the inner failure's message.
+ANY_OF = ("anyOf", "not valid under any of the given schemas (anyOf); the last ruled out: ")
+ONE_OF = ("oneOf", "not valid under any of the given schemas (oneOf); the last ruled out: ")
+THEN_FAILED = ("then", "valid under 'if' but not under 'then': ")
+ELSE_FAILED = ("else", "not valid under 'if' nor under 'else': ")
+NEITHER = ("if", "valid under neither 'then' nor 'else' (if/then/else); the last ruled out: ")
+UNEVALUATED_PROPERTY = ("unevaluatedProperties", "not valid under unevaluatedProperties: ")
+UNEVALUATED_ITEM = ("unevaluatedItems", "not valid under unevaluatedItems: ")
+
+
+def _dependent(name: str) -> tuple[str, str]:
+    return "dependentSchemas", f"{show(name)} is present, so its dependentSchemas entry applies: "
+
+
+class Failure:
+    """A failure kept by a conditional check until its condition settles (or a wrapped one on
+    its way up): the path, keyword and message it will be reported with."""
+
+    __slots__ = ("keyword", "message", "path")
+
+    def __init__(self, path: str, keyword: str, message: str) -> None:
+        self.path = path
+        self.keyword = keyword
+        self.message = message
 
 
 class Check:
@@ -39,7 +83,9 @@ class Check:
         "alive",
         "any_left",
         "contains_count",
+        "extra",
         "frame",
+        "index",
         "node",
         "not_check",
         "one_checks",
@@ -53,12 +99,43 @@ class Check:
         self.parent = parent
         self.role = role
         self.frame = frame
+        self.index = len(frame.checks)  # its place among its frame's checks
         self.alive = True
         self.any_left = 0  # anyOf children still alive
         self.one_left = 0  # oneOf children still alive
         self.one_checks: list[Check] | None = None
         self.not_check: Check | None = None
         self.contains_count = 0
+        self.extra: Extra | None = None  # only for the keywords that need it
+
+
+class Extra:
+    """What a check of the conditional and `unevaluated*` keywords keeps (most have none)."""
+
+    __slots__ = (
+        "contains_passed",
+        "deferred",
+        "dependent_checks",
+        "else_check",
+        "end",
+        "if_check",
+        "kept",
+        "then_check",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.if_check: Check | None = None
+        self.then_check: Check | None = None
+        self.else_check: Check | None = None
+        self.dependent_checks: list[Check] = []  # by the node's dependent_schemas
+        # A conditional check that failed before its condition settled: its failure.
+        self.kept: Failure | None = None
+        # unevaluated*: (key or index, its failure: None for the `false` schema) of each
+        # key or item that failed the unevaluated subschema while some subschema might still
+        # evaluate it; settled at the value's end.
+        self.deferred: list[tuple[Any, Failure | None]] = []
+        self.end = 0  # past the last of its frame's checks below it (they follow it in order)
+        self.contains_passed: list[int] = []  # the items its `contains` passed, for unevaluated*
 
 
 class Frame:
@@ -66,7 +143,7 @@ class Frame:
 
     __slots__ = (
         "checks", "count", "filters", "key", "keys", "kind", "length", "limit", "parent",
-        "parts", "slot",
+        "parts", "settle", "slot",
     )  # fmt: skip
 
     def __init__(self, kind: str, parent: Frame | None, slot: Any) -> None:
@@ -84,6 +161,8 @@ class Frame:
         self.parts: list[str] = []
         # string: per check with string enum members, the members the text is still a prefix of
         self.filters: list[list[Any]] = []
+        # a check of it has something to settle at the value's end (`not`, `oneOf`, `if`...)
+        self.settle = False
 
     @property
     def segments(self) -> tuple[Any, ...]:
@@ -109,20 +188,22 @@ def _where(path: str) -> str:
     return path or "(root)"
 
 
-def _violation(
-    leaf: Frame, keyword: str, pos: int, detail: str, unions: list[tuple[Frame, str]]
-) -> SchemaViolation:
-    """The violation of the root, worded from the failure that caused it outwards."""
-    path = pointer(leaf.segments)
-    message = f"{_where(path)}: {detail}"
-    for frame, union in unions:
-        keyword = union
+def _failure(
+    inner: Failure | tuple[Frame, str, str], wraps: list[tuple[Frame, tuple[str, str]]]
+) -> Failure:
+    """A failure worded from its cause (a kept failure, or (frame, keyword, detail)) outwards
+    through the unions and conditions it passed."""
+    if isinstance(inner, Failure):
+        path, keyword, message = inner.path, inner.keyword, inner.message
+    else:
+        leaf, keyword, detail = inner
+        path = pointer(leaf.segments)
+        message = f"{_where(path)}: {detail}"
+    for frame, (wrap_keyword, words) in wraps:
+        keyword = wrap_keyword
         path = pointer(frame.segments)
-        message = (
-            f"{_where(path)}: not valid under any of the given schemas ({union}); "
-            f"the last ruled out: {message}"
-        )
-    return SchemaViolation(message, path=path, pos=pos, keyword=keyword)
+        message = f"{_where(path)}: {words}{message}"
+    return Failure(path, keyword, message)
 
 
 def _article(kind: str) -> str:
@@ -143,14 +224,26 @@ class Checker:
 
     def kill(self, check: Check, keyword: str, pos: int, detail: str) -> None:
         """`check` can no longer pass: fail it and what depends on it."""
-        leaf = check.frame
-        unions: list[tuple[Frame, str]] = []  # the anyOf/oneOf that fell with it, inner first
+        self._fail(check, (check.frame, keyword, detail), [], pos)
+
+    def _fail(
+        self,
+        check: Check,
+        inner: Failure | tuple[Frame, str, str],
+        wraps: list[tuple[Frame, tuple[str, str]]],
+        pos: int,
+    ) -> None:
+        """Fail `check` for `inner` (wrapped in `wraps` on its way up), then its parents as far
+        as they depend on it; the root failing raises."""
         while check.alive:
             check.alive = False
             parent = check.parent
             role = check.role
             if parent is None:
-                raise _violation(leaf, keyword, pos, detail, unions)
+                failure = _failure(inner, wraps)
+                raise SchemaViolation(
+                    failure.message, path=failure.path, pos=pos, keyword=failure.keyword
+                )
             if role == ALL:
                 check = parent
             elif role in (ANY, ONE):
@@ -162,10 +255,49 @@ class Checker:
                     left = parent.one_left
                 if left:
                     return
-                unions.append((parent.frame, "anyOf" if role == ANY else "oneOf"))
+                wraps.append((parent.frame, ANY_OF if role == ANY else ONE_OF))
                 check = parent
-            else:  # NOT, CONTAINS: settled when the value completes
+            elif role in (NOT, CONTAINS):  # settled when the value completes
                 return
+            else:
+                if not parent.alive:
+                    return
+                wrap = self._settled(check, parent, role)
+                if wrap is None:  # its condition is open: keep the failure for later
+                    if role != IF:
+                        kept = _failure(inner, wraps)
+                        if role == UNEVALUATED:
+                            parent.extra.deferred.append((check.frame.slot, kept))  # type: ignore[union-attr]
+                        else:
+                            check.extra.kept = kept  # type: ignore[union-attr]
+                    return
+                if role == IF:  # `if` failed and `else` had already: report `else`'s failure
+                    inner, wraps = _take_kept(parent.extra.else_check, parent), []  # type: ignore[union-attr]
+                wraps.append((parent.frame, wrap))
+                check = parent
+
+    def _settled(self, check: Check, parent: Check, role: int) -> tuple[str, str] | None:
+        """A conditional child `check` failed: how the failure reads if it fails `parent`
+        now, or None while its condition is open (or it no longer matters)."""
+        extra = parent.extra
+        assert extra is not None
+        if role == IF:
+            other = extra.else_check
+            return ELSE_FAILED if other is not None and not other.alive else None
+        if role == THEN:
+            if not extra.if_check.alive:  # type: ignore[union-attr]
+                return None  # `else` decides
+            other = extra.else_check
+            return NEITHER if other is not None and not other.alive else None
+        if role == ELSE:
+            if not extra.if_check.alive:  # type: ignore[union-attr]
+                return ELSE_FAILED
+            other = extra.then_check
+            return NEITHER if other is not None and not other.alive else None
+        if role == DEPENDENT:
+            name = parent.node.dependent_schemas[extra.dependent_checks.index(check)][0]
+            return _dependent(name) if name in parent.frame.keys else None
+        return None  # UNEVALUATED: settled at the value's end
 
     # -- frames and checks ---------------------------------------------------------------------
 
@@ -174,8 +306,21 @@ class Checker:
     ) -> Check:
         check = Check(node, parent, role, frame)
         frame.checks.append(check)
+        if role in (THEN, ELSE, DEPENDENT) or (  # (THEN...: the failure it may keep)
+            node.beside
+            and (
+                node.if_ is not None
+                or node.dependent_schemas
+                or node.evaluated is not None
+                or node.contains_annotates
+            )
+        ):
+            check.extra = Extra()
         if depth > 64:  # a $ref cycle that never reaches a value: jsonschema recurses forever
             return check
+        if not node.beside:
+            return check  # the common case: no applicators
+        frame.settle = True
         for sub in node.all_of:
             self.spawn(sub, check, ALL, frame, depth + 1)
         for target in node.refs:
@@ -191,6 +336,21 @@ class Checker:
             ]
         if node.not_ is not None:
             check.not_check = self.spawn(node.not_, check, NOT, frame, depth + 1)
+        if node.if_ is not None:
+            extra = check.extra
+            assert extra is not None
+            extra.if_check = self.spawn(node.if_, check, IF, frame, depth + 1)
+            if node.then is not None:
+                extra.then_check = self.spawn(node.then, check, THEN, frame, depth + 1)
+            if node.else_ is not None:
+                extra.else_check = self.spawn(node.else_, check, ELSE, frame, depth + 1)
+        if node.dependent_schemas and frame.kind == OBJECT:
+            check.extra.dependent_checks = [  # type: ignore[union-attr]
+                self.spawn(sub, check, DEPENDENT, frame, depth + 1)
+                for _, sub in node.dependent_schemas
+            ]
+        if node.evaluated is not None or node.contains_annotates:
+            check.extra.end = len(frame.checks)  # type: ignore[union-attr]
         return check
 
     def begin(self, kind: str, pos: int, negative: bool = False) -> Frame:
@@ -233,12 +393,37 @@ class Checker:
                 self.spawn(sub, check, ALL, frame)
         if not matched and node.additional is not None:
             self.spawn(node.additional, check, ALL, frame)
+        unevaluated = node.unevaluated_properties
+        if unevaluated is not None and not matched:
+            if self._surely_unevaluated(check, key):  # (a `false` one failed at the key)
+                if not unevaluated.never:
+                    self.spawn(unevaluated, check, ALL, frame)
+            elif unevaluated.never:
+                check.extra.deferred.append((key, None))  # type: ignore[union-attr]
+            else:
+                self.spawn(unevaluated, check, UNEVALUATED, frame)
 
     def _item_checks(self, check: Check, index: int, frame: Frame, pos: int) -> None:
         node = check.node
         if node.max_items is not None and index >= node.max_items:
             self.kill(check, "maxItems", pos, f"the array has more than {node.max_items} items")
             return
+        unevaluated = node.unevaluated_items
+        if unevaluated is not None and index >= len(node.prefix_items):
+            if self._surely_unevaluated(check, index):
+                if unevaluated.never:
+                    self.kill(
+                        check,
+                        "unevaluatedItems",
+                        pos,
+                        f"unevaluated items are not allowed (item {index} was unexpected)",
+                    )
+                    return
+                self.spawn(unevaluated, check, ALL, frame)
+            elif unevaluated.never:
+                check.extra.deferred.append((index, None))  # type: ignore[union-attr]
+            else:
+                self.spawn(unevaluated, check, UNEVALUATED, frame)
         if index < len(node.prefix_items):
             self.spawn(node.prefix_items[index], check, ALL, frame)
         elif node.items is not None:
@@ -281,7 +466,7 @@ class Checker:
                     self.kill(check, keyword, pos, f"a {wanted} is not one of {one_of(node.enum)}")
                     continue
                 if wanted == STRING:
-                    frame.filters.append([check, list(members)])
+                    frame.filters.append([check, list(members), ENUM])
             if negative and kind == NUMBER:
                 if node.minimum is not None and node.minimum > 0:
                     self.kill(
@@ -316,7 +501,13 @@ class Checker:
                 and node.additional.never
                 and not node.pattern_properties
             ):
-                frame.filters.append([check, list(node.properties or ()), True])
+                frame.filters.append([check, list(node.properties or ()), NAMES])
+            unevaluated = node.unevaluated_properties
+            if unevaluated is not None and unevaluated.never:
+                evaluated = node.evaluated
+                assert evaluated is not None
+                if not evaluated.all_keys and not evaluated.patterns:
+                    frame.filters.append([check, list(evaluated.names), UNEVALUATED_NAMES])
         self.frames.append(frame)
         self._first_character(frame, KEY, pos, False)
 
@@ -368,11 +559,18 @@ class Checker:
                     n += 1
                 reach = max(reach, n)
             at = start + reach if plain else start
-            if len(entry) == 3:  # a key outside a closed set of property names
+            if entry[2] == NAMES:  # a key outside a closed set of property names
                 self.kill(
                     check, "additionalProperties", at,
                     f"additional properties are not allowed ({self._shown(frame, closes)} "
                     f"is not one of {one_of(tuple(check.node.properties or ())) or 'no names'})",
+                )  # fmt: skip
+            elif entry[2] == UNEVALUATED_NAMES:  # a key no subschema can evaluate
+                names = tuple(check.node.evaluated.names)  # type: ignore[union-attr]
+                self.kill(
+                    check, "unevaluatedProperties", at,
+                    f"unevaluated properties are not allowed ({self._shown(frame, closes)} "
+                    f"is not one of {one_of(names) or 'no names'})",
                 )  # fmt: skip
             else:
                 keyword = "const" if check.node.const else "enum"
@@ -390,12 +588,16 @@ class Checker:
         for entry in frame.filters:
             check = entry[0]
             if check.alive and text not in entry[1]:
-                if len(entry) == 3:
+                if entry[2] != ENUM:
+                    keyword = (
+                        "additionalProperties" if entry[2] == NAMES else "unevaluatedProperties"
+                    )
+                    words = "additional" if entry[2] == NAMES else "unevaluated"
                     self.kill(
                         check,
-                        "additionalProperties",
+                        keyword,
                         pos,
-                        f"additional properties are not allowed ({show(text)} was unexpected)",
+                        f"{words} properties are not allowed ({show(text)} was unexpected)",
                     )
                 else:
                     keyword = "const" if check.node.const else "enum"
@@ -459,6 +661,24 @@ class Checker:
                     pos,
                     f"additional properties are not allowed ({show(key)} was unexpected)",
                 )
+            elif (
+                node.unevaluated_properties is not None
+                and node.unevaluated_properties.never
+                and self._surely_unevaluated(check, key)
+            ):
+                self.kill(
+                    check,
+                    "unevaluatedProperties",
+                    pos,
+                    f"unevaluated properties are not allowed ({show(key)} was unexpected)",
+                )
+            if check.alive and check.extra is not None and check.extra.dependent_checks:
+                for (name, _), dependent in zip(
+                    node.dependent_schemas, check.extra.dependent_checks
+                ):
+                    if name == key and not dependent.alive and check.alive:
+                        kept = _take_kept(dependent, check)
+                        self._fail(check, kept, [(obj, _dependent(name))], pos)
 
     # -- numbers and literals -------------------------------------------------------------------
 
@@ -546,7 +766,7 @@ class Checker:
     def _complete(self, frame: Frame, pos: int) -> None:
         """The value is complete: settle `not`, `oneOf`'s "only one" and `contains`."""
         checks = frame.checks
-        for check in reversed(checks):
+        for check in reversed(checks) if frame.settle else ():
             if not check.alive:
                 continue
             if check.not_check is not None and check.not_check.alive:
@@ -564,6 +784,9 @@ class Checker:
                         f"the value is valid under {passing} of the schemas in oneOf "
                         "(only one may match)",
                     )
+                    continue
+            if check.extra is not None and check.alive:
+                self._complete_extra(check, frame, pos)
         self.frames.pop()
         if frame.kind == KEY:
             return
@@ -573,6 +796,8 @@ class Checker:
                 owner = check.parent
                 if owner is not None and owner.alive:
                     owner.contains_count += 1
+                    if owner.node.contains_annotates:
+                        owner.extra.contains_passed.append(frame.slot)  # type: ignore[union-attr]
                     maximum = owner.node.max_contains
                     if maximum is not None and owner.contains_count > maximum:
                         self.kill(
@@ -583,6 +808,104 @@ class Checker:
                         )
         if not self.frames:
             self.root_done = True
+
+    def _complete_extra(self, check: Check, frame: Frame, pos: int) -> None:
+        """At the value's end: `then` once `if` passed, and the unevaluated keys or items."""
+        extra = check.extra
+        assert extra is not None
+        then = extra.then_check
+        if then is not None and not then.alive and extra.if_check.alive:  # type: ignore[union-attr]
+            self._fail(check, _take_kept(then, check), [(frame, THEN_FAILED)], pos)
+            return
+        for slot, kept in extra.deferred:
+            if self._evaluated(check, slot):
+                continue
+            if frame.kind == OBJECT:
+                if kept is None:
+                    self.kill(
+                        check,
+                        "unevaluatedProperties",
+                        pos,
+                        f"unevaluated properties are not allowed ({show(slot)} was unexpected)",
+                    )
+                else:
+                    self._fail(check, kept, [(frame, UNEVALUATED_PROPERTY)], pos)
+            elif kept is None:
+                self.kill(
+                    check,
+                    "unevaluatedItems",
+                    pos,
+                    f"unevaluated items are not allowed (item {slot} was unexpected)",
+                )
+            else:
+                self._fail(check, kept, [(frame, UNEVALUATED_ITEM)], pos)
+            return
+
+    def _surely_unevaluated(self, owner: Check, slot: Any) -> bool:
+        """No subschema applied beside `owner` can evaluate this key or item any more,
+        whatever the rest holds: none could ever (the node's `evaluated`), or every one that
+        could has failed or can no longer count (under `not`, `then` once `if` failed)."""
+        node = owner.node
+        evaluated = node.evaluated
+        assert evaluated is not None
+        if type(slot) is int:
+            if not (evaluated.all_items or evaluated.contains or slot < evaluated.prefix):
+                return True
+            if node.contains is not None or slot < len(node.prefix_items):
+                return False  # its own keywords
+        elif not (
+            evaluated.all_keys
+            or slot in evaluated.names
+            or any(pattern_property_matches(n, i, slot) for n, i in evaluated.patterns)
+        ):
+            return True
+        elif (node.properties is not None and slot in node.properties) or any(
+            regex.search(slot) for regex, _ in node.pattern_properties
+        ):
+            return False  # its own keywords
+        checks = owner.frame.checks
+        first = owner.index
+        could = [True]  # by place after `owner`: may its annotations still count?
+        for check in checks[first + 1 : owner.extra.end]:  # type: ignore[union-attr]
+            parent = check.parent
+            could_here = could[parent.index - first] and check.alive  # type: ignore[union-attr]
+            if could_here:
+                if check.role == NOT:
+                    could_here = False
+                elif check.role == THEN:
+                    could_here = parent.extra.if_check.alive  # type: ignore[union-attr]
+            could.append(could_here)
+            if could_here and _evaluates(check, slot, passed_yet=False):
+                return False
+        return True
+
+    def _evaluated(self, owner: Check, slot: Any) -> bool:
+        """Did a subschema applied beside `owner`, and valid, evaluate this key or item?"""
+        extra = owner.extra
+        assert extra is not None
+        checks = owner.frame.checks
+        first = owner.index
+        if type(slot) is int and _passed(extra.contains_passed, slot):
+            return True
+        counts = [True]  # by place after `owner`: do its annotations count?
+        for check in checks[first + 1 : extra.end]:
+            parent = check.parent
+            counts_here = counts[parent.index - first] and check.alive  # type: ignore[union-attr]
+            if counts_here:
+                role = check.role
+                if role == NOT:
+                    counts_here = False
+                elif role == THEN:
+                    counts_here = parent.extra.if_check.alive  # type: ignore[union-attr]
+                elif role == ELSE:
+                    counts_here = not parent.extra.if_check.alive  # type: ignore[union-attr]
+                elif role == DEPENDENT:
+                    dependent = parent.extra.dependent_checks.index(check)  # type: ignore[union-attr]
+                    counts_here = parent.node.dependent_schemas[dependent][0] in owner.frame.keys  # type: ignore[union-attr]
+            counts.append(counts_here)
+            if counts_here and _evaluates(check, slot):
+                return True
+        return False
 
     # -- the typed view --------------------------------------------------------------------------
 
@@ -610,6 +933,42 @@ class Checker:
                 members = entry[1]
                 possible = members if possible is None else [m for m in possible if m in members]
         return None if possible is None else list(possible)
+
+
+def _take_kept(check: Check | None, parent: Check) -> Failure:
+    """The failure a conditional check kept (always there when its parent is still alive; a
+    plain one otherwise)."""
+    extra = None if check is None else check.extra
+    kept = None if extra is None else extra.kept
+    if kept is None:
+        return _failure((parent.frame, "if", "not valid under the conditional schema"), [])
+    extra.kept = None  # type: ignore[union-attr]
+    return kept
+
+
+def _passed(passed: list[int], index: int) -> bool:
+    """Is `index` in the sorted list of items a `contains` passed?"""
+    at = bisect_left(passed, index)
+    return at < len(passed) and passed[at] == index
+
+
+def _evaluates(check: Check, slot: Any, passed_yet: bool = True) -> bool:
+    """Does this (valid) subschema evaluate the key or item? (`passed_yet` False: might its
+    `contains` still pass the item?)"""
+    node = check.node
+    if type(slot) is int:
+        if node.items is not None or node.unevaluated_items is not None:
+            return True
+        if slot < len(node.prefix_items):
+            return True
+        if node.contains is None:
+            return False
+        return not passed_yet or _passed(check.extra.contains_passed, slot)  # type: ignore[union-attr]
+    if node.additional is not None or node.unevaluated_properties is not None:
+        return True
+    if node.properties is not None and slot in node.properties:
+        return True
+    return any(regex.search(slot) for regex, _ in node.pattern_properties)
 
 
 _UNREAD = object()
