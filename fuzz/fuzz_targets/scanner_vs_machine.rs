@@ -126,14 +126,14 @@ fn value(scanner: &mut Scanner, depth: usize) -> Result<Value, Bail> {
         }
         Peek::Object => {
             let mut props: Vec<(Vec<u8>, Value)> = Vec::new();
-            let mut key = scanner.object_first()?.map(text).transpose()?;
+            let mut key = scanner.object_first()?.map(|k| text(k.text)).transpose()?;
             while let Some(k) = key {
                 let v = value(scanner, depth + 1)?;
                 match props.iter_mut().find(|(name, _)| *name == k) {
                     Some(slot) => slot.1 = v,
                     None => props.push((k, v)),
                 }
-                key = scanner.object_next()?.map(text).transpose()?;
+                key = scanner.object_next()?.map(|k| text(k.text)).transpose()?;
             }
             Value::Object(props)
         }
