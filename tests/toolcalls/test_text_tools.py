@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 import pytest
-from _text_fixtures import CASES, TOOLS, Call, Case
+from _text_fixtures import CASES, TOOLS, Call, Case, invalid_json
 from _toolcall_support import (  # noqa: F401 - make_acc is a fixture
     MakeAcc,
     check_lifecycle,
@@ -530,8 +530,7 @@ def test_a_fence_cut_between_its_backticks_keeps_the_error_position(make_acc: Ma
             acc.feed(fragment(piece))
         acc.finish()
         errors.add(acc.tool_calls[0].error)
-    message = "Expecting property name enclosed in double quotes"
-    assert errors == {f"invalid JSON: {message}: line 2 column 2 (char 9)"}
+    assert errors == {f"{invalid_json('{x}')}: line 2 column 2 (char 9)"}
 
 
 def reader_of(acc: ToolCallAccumulator) -> Any:
