@@ -64,13 +64,32 @@ def _env() -> dict[str, str]:
     return env
 
 
-@pytest.mark.parametrize("target", TARGETS)
-def test_cargo_fuzz_target_runs_clean(target: str, tmp_path: Path) -> None:
-    """A few seconds of one cargo-fuzz target from the committed seeds: no finding."""
+@pytest.fixture(scope="module")
+def cargo_fuzz() -> list[str]:
+    """The cargo-fuzz command, with every target built once (the build is not a test's time:
+    on a fresh 2-core machine it takes minutes, more than a few-second run should wait)."""
     cargo = _cargo_fuzz()
-    binary = TARGET_DIR / "x86_64-unknown-linux-gnu" / "release" / target
-    if not binary.exists() and not BUILD:
-        missing(f"{binary} is not built: run fuzz/run.sh once, or set JSONDRIP_FUZZ_BUILD=1")
+    built = all(
+        (TARGET_DIR / "x86_64-unknown-linux-gnu" / "release" / target).exists()
+        for target in TARGETS
+    )
+    if not built:
+        if not BUILD:
+            missing(
+                f"the fuzz targets are not built in {TARGET_DIR}: run fuzz/run.sh once, "
+                "or set JSONDRIP_FUZZ_BUILD=1"
+            )
+        build = subprocess.run(
+            [*cargo, "build"], cwd=FUZZ, env=_env(), capture_output=True, text=True
+        )
+        assert build.returncode == 0, build.stderr[-3000:]
+    return cargo
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_cargo_fuzz_target_runs_clean(target: str, tmp_path: Path, cargo_fuzz: list[str]) -> None:
+    """A few seconds of one cargo-fuzz target from the committed seeds: no finding."""
+    cargo = cargo_fuzz
     run = subprocess.run(
         [
             *cargo,
