@@ -170,7 +170,7 @@ def docs(session: nox.Session) -> None:
 def _make_session(name: str, path: str, native: bool) -> None:
     kind = "native" if native else "pure"
 
-    @nox.session(name=f"tests-{name}", python=path)
+    @nox.session(name=f"tests-{name}", python=path, tags=["matrix"])
     def tests(session: nox.Session) -> None:
         # One cargo target folder per interpreter: pyo3 is rebuilt for each, and a shared one
         # would rebuild everything at each switch.
@@ -213,7 +213,7 @@ SID_SESSIONS = SID_ROOT / ".jsondrip-sessions"  # written by the setup: one name
 
 
 def _make_sid_session(name: str) -> None:
-    @nox.session(name=f"sid-{name}", python=False)
+    @nox.session(name=f"sid-{name}", python=False, tags=["sid"])
     def sid(session: nox.Session) -> None:
         # Arguments after `--` go to pytest inside, as for the host's sessions.
         chroot = [str(ROOT / ".ci" / "sid-chroot"), "nox", "-s", f"tests-{name}"]

@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"GC {'on' if args.gc else 'off'} while timed", end="")
     print(f", Python {platform.python_version()} on {platform.machine()}, ", end="")
     print(f"{os.cpu_count()} CPUs" + (f", load average {load[0]:.2f}" if load else ""))
-    engine = jsondrip._backends.resolve(None, streaming=False)
+    engine = jsondrip._engine.resolve(None, streaming=False)
     versions = ", ".join(f"{c.name} {c.version}".strip() for c in runnable)
     print(f"jsondrip engine: {engine}; versions: {versions}")
     for note in others:

@@ -2,7 +2,8 @@
 
 Each input is a document and a way to cut it: the native and the python backend, fed the same
 chunks (bytes or str, mode stable or jiter), must show the same value and be in the same
-state (name, number sub-state, depth: `debug_state()`) after every feed and end with the same
+state (`debug_state()`: the state, number sub-state, open containers, key, literal and
+escape progress, line, offset) after every feed and end with the same
 value or the same error; `jsondrip.loads` must give what `json.loads` gives
 (the value, type for type, or the same exception type and message and position); and a
 complete document the parser accepts must be the value `json.loads` gives.
@@ -23,7 +24,8 @@ import atheris
 
 with atheris.instrument_imports():
     import jsondrip
-    import jsondrip.twin
+    import jsondrip.twin  # loaded on first use otherwise: imported here to be instrumented
+    from jsondrip._engine import EngineOptions, make_engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from _support import same  # the tests' exact comparison, imported after instrumenting
@@ -74,8 +76,8 @@ def stream_outcome(error: BaseException) -> tuple[Any, ...]:
 def stream(backend: str, mode: str, chunks: list[Any]) -> tuple[list[Any], Any, Any]:
     """The values and machine states after each feed, then the final value or the error's
     outcome."""
-    parser = jsondrip.Parser(backend=backend, mode=mode)
-    state = parser._engine.debug_state
+    parser = make_engine(backend, EngineOptions(mode=mode))  # the contract both implement
+    state = parser.debug_state
     shown: list[Any] = []
     try:
         for chunk in chunks:

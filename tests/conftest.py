@@ -3,7 +3,7 @@
 The native backend must have been built: a missing extension fails the native tests instead of
 quietly testing the Python twin twice. The native runs are skipped, with the reason, only when
 that is on purpose: JSONDRIP_BACKEND=python, or an install of the pure-Python wheel (built
-without Rust, `jsondrip._backends.BUILD == "pure"`).
+without Rust, `jsondrip._engine.BUILD == "pure"`).
 
 A test that needs something the machine may not have (node, Chromium, cargo-fuzz, the shared
 corpus, a package the `test` extra installs) calls `missing(...)` with one line saying how to
@@ -85,11 +85,11 @@ def need_module(name: str, distribution: str | None = None) -> ModuleType:
 
 def _why_no_native() -> str | None:
     """Why the native backend is absent on purpose, or None when it must be there."""
-    from jsondrip import _backends
+    from jsondrip import _engine
 
     if os.environ.get("JSONDRIP_BACKEND") == "python":
         return "JSONDRIP_BACKEND=python: testing the Python twin only, on purpose"
-    if _backends.BUILD == "pure" and not (NO_SKIP and _pyo3_builds_here()):
+    if _engine.BUILD == "pure" and not (NO_SKIP and _pyo3_builds_here()):
         return (
             "no native backend: this is jsondrip's pure-Python build (JSONDRIP_BUILD=pure, no "
             "Rust toolchain, or an interpreter pyo3 does not build for: docs/packaging.md)"

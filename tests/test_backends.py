@@ -142,3 +142,83 @@ def test_parse_partial_without_native_uses_the_twin_not_jiter() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "{'a': [1]} [1]\n", "")
+
+
+def test_jiter_in_the_environment_never_breaks_streaming_or_loads(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#30 item 2: `JSONDRIP_BACKEND=jiter` chooses jiter only where it can do the job (one-shot
+    work); streaming takes the best streaming backend, and `loads` raises json's errors."""
+    pytest.importorskip("jiter")
+    monkeypatch.setenv(ENV, "jiter")
+    streaming = jsondrip.available_backends()[0]
+    assert jsondrip.Parser().backend == streaming
+    assert [v[:] for v in jsondrip.iter_values(["[1", ", 2", "]"])] == [[], [1], [1, 2]]
+    assert jsondrip.parse_partial('{"a": "b') == {"a": "b"}  # mode "stable": not jiter's
+    assert jsondrip.parse_partial("[1, 2", final=False, mode="jiter") == [1, 2]
+    with pytest.raises(jsondrip.IncompleteJSONError):
+        jsondrip.parse_partial("[1, 2", final=True)
+    assert jsondrip.loads('{"a": [1, 2.5, null]}') == {"a": [1, 2.5, None]}
+    with pytest.raises(jsondrip.IncompleteJSONError) as cut:
+        jsondrip.loads('{"a": [1, 2')
+    assert error_tuple(cut.value) == json_error('{"a": [1, 2')
+    with pytest.raises(jsondrip.JSONDecodeError) as bad:
+        jsondrip.loads('{"a": x}')
+    assert error_tuple(bad.value) == json_error('{"a": x}')
+    from jsondrip import ToolCallAccumulator
+
+    acc = ToolCallAccumulator(format="anthropic")
+    start = {"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use"}}
+    acc.feed({**start, "content_block": {"type": "tool_use", "id": "t", "name": "f", "input": {}}})
+    acc.feed(
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "input_json_delta", "partial_json": '{"q": 1}'},
+        }
+    )
+    acc.feed({"type": "content_block_stop", "index": 0})
+    assert acc.tool_calls[0].arguments == {"q": 1} and acc.tool_calls[0].complete
+
+
+def test_an_unknown_backend_in_the_environment_is_ignored_saying_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A typo in `JSONDRIP_BACKEND` must not break every call: it is ignored, with a warning."""
+    monkeypatch.setenv(ENV, "natve")
+    with pytest.warns(RuntimeWarning, match="natve"):
+        assert jsondrip.Parser().backend == jsondrip.available_backends()[0]
+    assert jsondrip.loads("[1]") == [1]
+    assert jsondrip.parse_partial("[1,") == [1]
+    with pytest.raises(ValueError, match="natve"):  # asked for in the call: refused
+        jsondrip.Parser(backend="natve")
+
+
+CONTRACT = sorted(n for n in vars(jsondrip._engine.Engine) if not n.startswith("_"))
+
+
+@pytest.mark.parametrize("schema", [None, {"type": "object"}], ids=["plain", "schema"])
+def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> None:
+    """`jsondrip._engine.Engine` names what an engine does; each backend's engine class
+    (with a schema and without) has each member, and the contract's docstrings say what."""
+    from jsondrip._engine import EngineOptions, make_engine
+    from jsondrip.schema import Schema
+
+    assert CONTRACT == [
+        "close",
+        "close_changes",
+        "debug_state",
+        "done",
+        "feed",
+        "feed_changes",
+        "feed_pending",
+        "progress",
+        "value",
+    ]
+    options = EngineOptions(schema=None if schema is None else Schema(schema))
+    engine = make_engine(backend, options)
+    for name in CONTRACT:
+        assert hasattr(type(engine), name), (type(engine), name)
+        assert getattr(jsondrip._engine.Engine, name).__doc__, name
+    assert engine.feed('{"a": [1') == {"a": []}
+    assert engine.debug_state()["stack"] == "{["

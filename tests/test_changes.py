@@ -228,17 +228,17 @@ def test_apply_changes_add_over_a_key_and_inside_an_array() -> None:
     assert apply_changes([1, 3], [Change("add", "/1", 2), Change("add", "/3", 4)]) == [1, 2, 3, 4]
 
 
-# -- the lazy form: `Parser._feed_pending` (the tool-call accumulator's hot path) ----------
+# -- the lazy form: `Engine.feed_pending` (the tool-call accumulator's hot path) -----------
 
 
 def pending_trace(chunks: list[Any], backend: str, mode: str) -> list[Any]:
-    """Each feed's `_feed_pending` answer, its changes built only after the whole stream was
+    """Each feed's `feed_pending` answer, its changes built only after the whole stream was
     fed (what a delta read late sees), or the error that stopped it."""
     parser = Parser(backend=backend, mode=mode)
     pending = []
     for chunk in chunks:
         try:
-            pending.append(parser._feed_pending(chunk))
+            pending.append(parser._engine.feed_pending(chunk))
         except jsondrip.JSONDecodeError as e:
             pending.append(error_tuple(e))
             break
@@ -280,12 +280,12 @@ def test_pending_changes_are_the_changes_on_both_backends(
 
 def test_exact_pending_changes(backend: str) -> None:
     parser = Parser(backend=backend)
-    first = parser._feed_pending('{"a/~": "h\\ud83d')
-    assert parser._feed_pending("") is None  # no change: nothing to keep
-    assert parser._feed_pending("\\ude00i") is not None
-    assert parser._feed_pending('", "b": [tr') is not None
-    assert parser._feed_pending("u") is None  # a literal is atomic
-    last = parser._feed_pending("e")
+    first = parser._engine.feed_pending('{"a/~": "h\\ud83d')
+    assert parser._engine.feed_pending("") is None  # no change: nothing to keep
+    assert parser._engine.feed_pending("\\ude00i") is not None
+    assert parser._engine.feed_pending('", "b": [tr') is not None
+    assert parser._engine.feed_pending("u") is None  # a literal is atomic
+    last = parser._engine.feed_pending("e")
     assert len(first) == 2 and len(last) == 1
     built = first.build()
     assert type(built) is tuple and all(type(c) is Change for c in built)
@@ -297,9 +297,9 @@ def test_exact_pending_changes(backend: str) -> None:
 
 def test_pending_changes_raise_as_feed_changes_does(backend: str) -> None:
     parser = Parser(backend=backend)
-    parser._feed_pending("[1, ")
+    parser._engine.feed_pending("[1, ")
     with pytest.raises(jsondrip.JSONDecodeError) as info:
-        parser._feed_pending("}")
+        parser._engine.feed_pending("}")
     with pytest.raises(jsondrip.JSONDecodeError) as again:
         Parser(backend=backend).feed_changes("[1, }")
     assert error_tuple(info.value) == error_tuple(again.value)
@@ -308,6 +308,6 @@ def test_pending_changes_raise_as_feed_changes_does(backend: str) -> None:
 def test_pending_changes_check_the_schema(backend: str) -> None:
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}}
     parser = Parser(backend=backend, schema=schema)
-    assert parser._feed_pending('{"n": ').build() == (Change("add", "", {}),)
+    assert parser._engine.feed_pending('{"n": ').build() == (Change("add", "", {}),)
     with pytest.raises(jsondrip.SchemaViolation):
-        parser._feed_pending('"x"')
+        parser._engine.feed_pending('"x"')

@@ -142,10 +142,8 @@ DIALECTS = [Dialect(False, False), Dialect(True, False), Dialect(True, True)]
 def engine(backend: str, dialect: tuple[bool, bool]) -> Any:
     """An engine speaking the given json dialect, whatever the running interpreter's."""
     # (trailing_comma, escape_at_end_unterminated): CPython's dialects, which both engines speak
-    options = {"mode": "stable", "max_depth": 1024, "max_size": None, "dialect": dialect[:2]}
-    if backend == "native":
-        return jsondrip._backends._native.NativeEngine(**options)
-    return jsondrip.twin.PythonEngine(**options)
+    options = jsondrip._engine.EngineOptions(dialect=dialect[:2])
+    return jsondrip._engine.make_engine(backend, options)
 
 
 @pytest.mark.parametrize("dialect", DIALECTS, ids=lambda d: f"trailing={d[0]},escape={d[1]}")

@@ -204,7 +204,8 @@ def utf8(text: str) -> bytes | None:
 def trace(chunks: list[Chunk], backend: str, mode: str) -> list[Any]:
     """What a caller sees: a snapshot after each feed, then the close; stops at an error.
 
-    After each feed, the machine's state too (name, number sub-state, depth): the twin
+    After each feed, the machine's state too (`Engine.debug_state()`: the state, number
+    sub-state, open containers, key, literal and escape progress, line, offset): the twin
     mirrors the core state for state, not only value for value.
     """
     parser = jsondrip.Parser(backend=backend, mode=mode)

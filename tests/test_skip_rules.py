@@ -9,7 +9,7 @@ import sys
 import conftest
 import pytest
 
-from jsondrip import _backends
+from jsondrip import _engine
 
 
 def test_missing_skips_saying_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,7 +43,7 @@ def test_a_package_the_test_extra_leaves_out_only_skips(monkeypatch: pytest.Monk
 def test_a_pure_build_where_the_extension_builds_fails_only_under_no_skip(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(_backends, "BUILD", "pure")
+    monkeypatch.setattr(_engine, "BUILD", "pure")
     monkeypatch.delenv("JSONDRIP_BACKEND", raising=False)
     monkeypatch.setattr(conftest, "NO_SKIP", False)
     assert "pure-Python build" in (conftest._why_no_native() or "")

@@ -318,6 +318,29 @@ def test_error_stays(backend: str) -> None:
     assert len({id(first.value), id(again.value), id(at_close.value)}) == 3
 
 
+@pytest.mark.parametrize(
+    "doc",
+    [
+        '[{"a_key": 1, "b_\xe9": 2}, {"a_key": 3, "b_\xe9": 4}]',  # CPython's test_keys_reuse
+        '[{"\u65e5\u672c": 1, "\u2603": 2}, {"\u65e5\u672c": 3, "\u2603": 4}]',
+        '{"a": [{"k\\u00e9": 1}], "b": [{"k\u00e9": 2}]}',  # the same key, one escaped
+    ],
+)
+def test_equal_keys_are_one_object(backend: str, doc: str) -> None:
+    """#30 item 17: a streamed document shares equal keys between its objects, as
+    `json.loads` does (CPython's test_keys_reuse), on both backends, whatever the cuts."""
+    for chunks in ([doc], list(doc), [doc.encode()]):
+        parser = jsondrip.Parser(backend=backend)
+        for chunk in chunks:
+            parser.feed(chunk)
+        value = parser.close()
+        assert value == json.loads(doc)
+        objects = value if type(value) is list else [value["a"][0], value["b"][0]]
+        keys = [sorted(o) for o in objects]
+        for a, b in zip(*keys):
+            assert a is b, (a, b)
+
+
 def test_error_is_json_decode_error(backend: str) -> None:
     with pytest.raises(json.JSONDecodeError) as info:
         jsondrip.Parser(backend=backend).feed("[}")
@@ -546,19 +569,33 @@ def test_nan_snapshots_compare_with_same() -> None:
     assert math.isinf(INF)
 
 
+# (fragment, (state, number sub-state, stack, in a key, hex digits, offset))
 STATE_STEPS = [
-    ("", ("VALUE", None, 0)),
-    ('{"a": [1', ("NUMBER", "INT", 2)),
-    (".5e", ("NUMBER", "EXP", 2)),
-    ('3, "x\\', ("ESCAPE", None, 2)),
-    ("u12", ("UNICODE", None, 2)),
-    ('34"]}', ("DONE", None, 0)),
+    ("", ("VALUE", None, "", False, None, 0)),
+    ('{"a": [1', ("NUMBER", "INT", "{[", False, None, 8)),
+    (".5e", ("NUMBER", "EXP", "{[", False, None, 11)),
+    ('3, "x\\', ("ESCAPE", None, "{[", False, None, 17)),
+    ("u12", ("UNICODE", None, "{[", False, 2, 20)),
+    ('34"], "k', ("STRING", None, "{", True, None, 28)),
+    ('": tr', ("LITERAL", None, "{", False, None, 33)),
+    ("ue}", ("DONE", None, "", False, None, 36)),
 ]
 
 
 def test_debug_state_after_each_fragment(backend: str) -> None:
     """Both engines name their state the same way (rust/core/tests.rs has the same table)."""
     parser = jsondrip.Parser(backend=backend)
-    for fragment, expected in STATE_STEPS:
+    for fragment, (state, number, stack, in_key, hex_digits, offset) in STATE_STEPS:
         parser.feed(fragment)
+        expected = {
+            "state": state,
+            "number": number,
+            "stack": stack,
+            "in_key": in_key,
+            "literal": 2 if state == "LITERAL" else None,
+            "hex": hex_digits,
+            "high": 0,
+            "line": 1,
+            "offset": offset,
+        }
         assert parser._engine.debug_state() == expected, fragment

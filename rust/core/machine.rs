@@ -70,13 +70,29 @@ impl State {
 }
 
 /// Where the machine is, for debugging and for the differential tests that hold the two
-/// engines to the same states: the state, the number's sub-state while in a number, the
-/// number of open containers. Twin: `Machine.debug_state()`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// engines to the same states. Twin: `Machine.debug_state()` (a dict of the same names).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DebugState {
+    /// The state's name.
     pub state: &'static str,
+    /// The number's sub-state while in a number.
     pub number: Option<&'static str>,
+    /// How many containers are open.
     pub depth: usize,
+    /// The open containers, outermost first: `{` an object, `[` an array.
+    pub stack: String,
+    /// The string being read is a key.
+    pub in_key: bool,
+    /// In a literal: how many of its characters were read.
+    pub literal: Option<usize>,
+    /// In a `\u` escape: how many of its hex digits were read.
+    pub hex: Option<u32>,
+    /// A high surrogate waiting for its low half (0: none).
+    pub high: u32,
+    /// The line being read (1-based).
+    pub line: u64,
+    /// Characters read before the current fragment (after a feed: all of them).
+    pub offset: u64,
 }
 
 /// What a value looks like while it arrives.
@@ -339,6 +355,17 @@ impl Machine {
             state: self.state.name(),
             number: (self.state == State::Number).then(|| self.number_state.name()),
             depth: self.stack.len(),
+            stack: self
+                .stack
+                .iter()
+                .map(|&object| if object { '{' } else { '[' })
+                .collect(),
+            in_key: self.state.in_string() && self.in_key,
+            literal: (self.state == State::Literal).then_some(self.literal_len),
+            hex: (self.state == State::Unicode).then_some(self.hex_len),
+            high: self.high,
+            line: self.line,
+            offset: self.offset,
         }
     }
 

@@ -158,20 +158,38 @@ fn deep_nesting_is_limited_without_recursion() {
 fn the_state_is_exposed_after_every_fragment() {
     let mut stream = Stream::new(Mode::Stable, 1024, None);
     let mut sink = ValueBuilder::default();
-    let steps: [(&[u8], &str, Option<&str>, usize); 6] = [
-        (b"", "VALUE", None, 0),
-        (b"{\"a\": [1", "NUMBER", Some("INT"), 2),
-        (b".5e", "NUMBER", Some("EXP"), 2),
-        (b"3, \"x\\", "ESCAPE", None, 2),
-        (b"u12", "UNICODE", None, 2),
-        (b"34\"]}", "DONE", None, 0),
+    // (chunk, state, number sub-state, stack, in a key, hex digits, offset)
+    type Step<'a> = (
+        &'a [u8],
+        &'a str,
+        Option<&'a str>,
+        &'a str,
+        bool,
+        Option<u32>,
+        u64,
+    );
+    let steps: [Step; 7] = [
+        (b"", "VALUE", None, "", false, None, 0),
+        (b"{\"a\": [1", "NUMBER", Some("INT"), "{[", false, None, 8),
+        (b".5e", "NUMBER", Some("EXP"), "{[", false, None, 11),
+        (b"3, \"x\\", "ESCAPE", None, "{[", false, None, 17),
+        (b"u12", "UNICODE", None, "{[", false, Some(2), 20),
+        (b"34\"], \"k", "STRING", None, "{", true, None, 28),
+        (b"\": 1}", "DONE", None, "", false, None, 33),
     ];
-    for (chunk, state, number, depth) in steps {
+    for (chunk, state, number, stack, in_key, hex, offset) in steps {
         stream.feed_bytes(chunk, &mut sink).expect("valid prefix");
         let want = DebugState {
             state,
             number,
-            depth,
+            depth: stack.len(),
+            stack: stack.to_string(),
+            in_key,
+            literal: None,
+            hex,
+            high: 0,
+            line: 1,
+            offset,
         };
         assert_eq!(
             stream.debug_state(),

@@ -9,13 +9,10 @@
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::builder::PySink;
 use crate::core::{Stop, Str};
-
-static CHANGE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// Where each open container sits, kept in plain feeds too (modes may mix): the JSON Pointer
 /// of the innermost one, written as containers open and cut back as they close, so that a
@@ -295,7 +292,7 @@ fn new_change<'py>(
     path: Bound<'py, PyAny>,
     value: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let class = CHANGE.import(py, "jsondrip._changes", "Change")?;
+    let class = super::engine::change_class(py)?;
     let items = [op.name(py).clone().into_any(), path, value];
     // SAFETY: Change is a tuple subclass (a NamedTuple, no fields of its own), so its
     // tp_alloc gives an instance with room for three items, as tuple's tp_new does for a

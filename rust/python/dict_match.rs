@@ -1,7 +1,7 @@
 //! `DictMatcher`: is a decoded event (a dict, as boto3 yields Bedrock's) the last routed
 //! fragment event again, with another fragment? The lane's check for `feed(dict)`, as
-//! `ChunkMatcher` is for SSE chunks. Twin: none is needed, the python backend never arms a
-//! lane; `tests/toolcalls/test_lane.py` compares the lane with the long way.
+//! `ChunkMatcher` is for SSE chunks (`src/jsondrip/toolcalls/lane.py`). Twin: none; without
+//! it the dicts go the long way, and `tests/toolcalls/test_lane.py` compares the two.
 //!
 //! The template is copied out of the event it is made from, so a caller that later changes
 //! that dict changes nothing here: its dicts become a tree of keys, and its other values must
@@ -43,16 +43,16 @@ impl DictMatcher {
             ignored,
         })
     }
-}
 
-impl DictMatcher {
-    /// The fragment of `event` if it matches the template, else None.
-    pub(super) fn fragment<'py>(&self, event: &Bound<'py, PyAny>) -> Option<Bound<'py, PyString>> {
+    /// The fragment of `event` (the str itself) if it matches the template, else None.
+    fn fragment<'py>(&self, event: &Bound<'py, PyAny>) -> Option<Bound<'py, PyString>> {
         let mut found = None;
         self.matches(&self.template, event, &mut found)
             .then_some(found?)
     }
+}
 
+impl DictMatcher {
     fn matches<'py>(
         &self,
         node: &Node,

@@ -1,12 +1,13 @@
-//! `NativeEngine`: one JSON stream, driven from Python. Twin: `src/jsondrip/twin/stream.py`'s
-//! `PythonEngine`; `jsondrip.Parser` wraps either.
+//! `NativeEngine`: one JSON stream, driven from Python: the native implementation of the
+//! engine contract (`jsondrip._engine.Engine`, the same names). Twin: `src/jsondrip/twin/
+//! stream.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
+//! `jsondrip.Parser` delegates to either.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
@@ -15,38 +16,71 @@ use super::schema::{SchemaCheck, Tapped};
 use crate::core::Sink;
 use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
 
-/// The running interpreter's json dialect (two flags), told once at import by
-/// `jsondrip._backends` through [`set_dialect`].
-static DIALECT: AtomicU8 = AtomicU8::new(0);
+/// What `jsondrip._engine` tells the extension once, at import ([`configure`]): the running
+/// interpreter's json dialect and the classes the engines' results are made of. The
+/// extension never imports a jsondrip module: it is given what it makes.
+struct Configured {
+    dialect: Dialect,
+    missing: Py<PyAny>,
+    decode_error: Py<PyAny>,
+    incomplete_error: Py<PyAny>,
+    change: Py<PyAny>,
+}
 
-/// Sets the json dialect of every engine made after it without one of its own: whether json
-/// reports a trailing comma (3.13+), and a whole escape that ends the text as unterminated.
+static CONFIGURED: PyOnceLock<Configured> = PyOnceLock::new();
+
+/// Tells the extension, once, what its engines need: `dialect` is the running interpreter's
+/// json dialect `(trailing_comma, escape_at_end_unterminated)`; `missing` is
+/// `jsondrip.MISSING`; `decode_error` and `incomplete_error` the two error classes
+/// (`JSONDecodeError`, `IncompleteJSONError`); `change` the `Change` class. A second call
+/// changes nothing.
 #[pyfunction]
-pub fn set_dialect(trailing_comma: bool, escape_at_end_unterminated: bool) {
-    let bits = trailing_comma as u8 | (escape_at_end_unterminated as u8) << 1;
-    DIALECT.store(bits, Ordering::Relaxed);
-}
-
-fn dialect_of(flags: Option<(bool, bool)>) -> Dialect {
-    let (trailing_comma, escape_at_end_unterminated) = flags.unwrap_or_else(|| {
-        let bits = DIALECT.load(Ordering::Relaxed);
-        (bits & 1 != 0, bits & 2 != 0)
+pub fn configure(
+    py: Python<'_>,
+    dialect: (bool, bool),
+    missing: Py<PyAny>,
+    decode_error: Py<PyAny>,
+    incomplete_error: Py<PyAny>,
+    change: Py<PyAny>,
+) {
+    let (trailing_comma, escape_at_end_unterminated) = dialect;
+    CONFIGURED.get_or_init(py, || Configured {
+        dialect: Dialect {
+            trailing_comma,
+            escape_at_end_unterminated,
+        },
+        missing,
+        decode_error,
+        incomplete_error,
+        change,
     });
-    Dialect {
-        trailing_comma,
-        escape_at_end_unterminated,
-    }
 }
 
-static MISSING: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static DECODE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static INCOMPLETE_ERROR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+fn configured(py: Python<'_>) -> PyResult<&Configured> {
+    CONFIGURED.get(py).ok_or_else(|| {
+        PyRuntimeError::new_err(
+            "jsondrip._native is used through jsondrip._engine, which configures it",
+        )
+    })
+}
+
+fn dialect_of(py: Python<'_>, flags: Option<(bool, bool)>) -> PyResult<Dialect> {
+    Ok(match flags {
+        Some((trailing_comma, escape_at_end_unterminated)) => Dialect {
+            trailing_comma,
+            escape_at_end_unterminated,
+        },
+        None => configured(py)?.dialect,
+    })
+}
 
 pub(super) fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    Ok(MISSING
-        .import(py, "jsondrip._missing", "MISSING")?
-        .clone()
-        .unbind())
+    Ok(configured(py)?.missing.clone_ref(py))
+}
+
+/// The `Change` class (changes.rs makes its instances).
+pub(super) fn change_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    Ok(configured(py)?.change.bind(py))
 }
 
 /// `jsondrip.JSONDecodeError` for a core error, or `IncompleteJSONError` when the text only
@@ -55,13 +89,25 @@ fn decode_error(py: Python<'_>, e: &ParseError) -> PyErr {
     let made = (|| {
         let doc = PyBytes::new(py, &e.doc).call_method1("decode", ("utf-8", "surrogatepass"))?;
         let msg = e.kind.to_string();
+        let classes = configured(py)?;
         match e.expected {
-            Some(expected) => INCOMPLETE_ERROR
-                .import(py, "jsondrip._errors", "IncompleteJSONError")?
-                .call1((msg, doc, e.pos, e.line, e.column, e.doc_start, expected)),
-            None => DECODE_ERROR
-                .import(py, "jsondrip._errors", "JSONDecodeError")?
-                .call1((msg, doc, e.pos, e.line, e.column, e.doc_start)),
+            Some(expected) => classes.incomplete_error.bind(py).call1((
+                msg,
+                doc,
+                e.pos,
+                e.line,
+                e.column,
+                e.doc_start,
+                expected,
+            )),
+            None => classes.decode_error.bind(py).call1((
+                msg,
+                doc,
+                e.pos,
+                e.line,
+                e.column,
+                e.doc_start,
+            )),
         }
     })();
     match made {
@@ -166,16 +212,13 @@ impl NativeEngine {
 
 #[pymethods]
 impl NativeEngine {
+    /// `NativeEngine(options)`: `options` is a `jsondrip._engine.EngineOptions` (its `mode`,
+    /// `max_depth`, `max_size`, `dialect` and `schema`, read once here; the schema's node
+    /// table and callables come from its `native_table()`).
     #[new]
-    #[pyo3(signature = (*, mode, max_depth, max_size, dialect = None, schema = None))]
-    fn new(
-        mode: &str,
-        max_depth: usize,
-        max_size: Option<u64>,
-        dialect: Option<(bool, bool)>,
-        schema: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let mode = match mode {
+    fn new(py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let mode: String = options.getattr(intern!(py, "mode"))?.extract()?;
+        let mode = match mode.as_str() {
             "stable" => Mode::Stable,
             "jiter" => Mode::Jiter,
             other => {
@@ -184,14 +227,21 @@ impl NativeEngine {
                 )))
             }
         };
+        let max_depth: usize = options.getattr(intern!(py, "max_depth"))?.extract()?;
+        let max_size: Option<u64> = options.getattr(intern!(py, "max_size"))?.extract()?;
+        let dialect: Option<(bool, bool)> = options.getattr(intern!(py, "dialect"))?.extract()?;
+        let schema = options.getattr(intern!(py, "schema"))?;
+        let schema = if schema.is_none() {
+            None
+        } else {
+            let table = schema.call_method0(intern!(py, "native_table"))?;
+            Some(Box::new(SchemaCheck::new(&table)?))
+        };
         Ok(NativeEngine {
-            stream: Stream::with_dialect(mode, max_depth, max_size, dialect_of(dialect)),
+            stream: Stream::with_dialect(mode, max_depth, max_size, dialect_of(py, dialect)?),
             builder: Builder::new(),
             failed: None,
-            schema: match schema {
-                Some(table) => Some(Box::new(SchemaCheck::new(table)?)),
-                None => None,
-            },
+            schema,
         })
     }
 
@@ -201,11 +251,13 @@ impl NativeEngine {
     /// refused with the twin's TypeError unless it is a str; None is the root.
     #[pyo3(signature = (path = None))]
     fn progress(&mut self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        if self.schema.is_none() {
+        let Some(schema) = &self.schema else {
             return Err(PyValueError::new_err(
                 "progress() needs a Parser made with schema=...",
             ));
-        }
+        };
+        schema.check_failed(py)?;
+        self.check_failed(py)?;
         self.refresh(py)?;
         let schema = self.schema.as_mut().expect("checked above");
         match path {
@@ -247,11 +299,7 @@ impl NativeEngine {
 
     /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
     /// (made into `Change`s by its `build()`), or None when it made none.
-    pub(super) fn feed_pending(
-        &mut self,
-        py: Python<'_>,
-        chunk: &Bound<'_, PyAny>,
-    ) -> PyResult<Py<PyAny>> {
+    fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.builder.changes = Some(Vec::new());
         self.builder.pending = Some(Pending::new());
         let read = self.read(py, chunk);
@@ -264,9 +312,13 @@ impl NativeEngine {
         Ok(Py::new(py, PendingChanges::from(pending))?.into_any())
     }
 
-    /// The current best-effort value (live: updated in place by later feeds).
+    /// The current best-effort value (live: updated in place by later feeds); after a
+    /// `SchemaViolation`, that violation again (the value broke the schema).
     #[getter]
-    pub(super) fn value(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+    fn value(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if let Some(schema) = &self.schema {
+            schema.check_failed(py)?;
+        }
         self.value_of(py)
     }
 
@@ -276,11 +328,24 @@ impl NativeEngine {
         self.stream.done()
     }
 
-    /// Where the machine is, for debugging: (state name, number sub-state name while in a
-    /// number else None, open containers). The twin's `debug_state()` gives the same.
-    fn debug_state(&self) -> (&'static str, Option<&'static str>, usize) {
+    /// The machine's state as a dict (`rust/core/machine.rs` `DebugState`): `state`,
+    /// `number` (the sub-state while in a number), `stack` (`{` and `[`, outermost first),
+    /// `in_key`, `literal` and `hex` (characters read of a literal, of a `\u` escape),
+    /// `high` (a high surrogate waiting for its low half), `line`, `offset`. The twin's
+    /// `debug_state()` gives the same.
+    fn debug_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let state = self.stream.debug_state();
-        (state.state, state.number, state.depth)
+        let dict = PyDict::new(py);
+        dict.set_item("state", state.state)?;
+        dict.set_item("number", state.number)?;
+        dict.set_item("stack", state.stack)?;
+        dict.set_item("in_key", state.in_key)?;
+        dict.set_item("literal", state.literal)?;
+        dict.set_item("hex", state.hex)?;
+        dict.set_item("high", state.high)?;
+        dict.set_item("line", state.line)?;
+        dict.set_item("offset", state.offset)?;
+        Ok(dict)
     }
 
     /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.

@@ -1,5 +1,7 @@
 //! The pyo3 layer: `jsondrip._native`. It adapts Python arguments to the core and builds
-//! live Python objects from the core's events; no parsing happens here.
+//! live Python objects from the core's events; no parsing happens here. It takes values and
+//! returns values: it imports no jsondrip module (`jsondrip._engine` configures it, a schema
+//! brings its own callables) and touches no Python object's private state.
 
 mod builder;
 mod changes;
@@ -9,7 +11,6 @@ mod engine;
 mod envelope;
 mod gc;
 mod keys;
-mod lane;
 mod loads;
 mod partial_args;
 mod schema;
@@ -26,13 +27,11 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
-    m.add_function(wrap_pyfunction!(engine::set_dialect, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::configure, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;
     m.add_class::<partial_args::PartialArgs>()?;
     m.add_class::<changes::PendingChanges>()?;
-    m.add_class::<lane::DeltaLayout>()?;
     m.add_class::<dict_match::DictMatcher>()?;
-    m.add_class::<lane::FragmentLane>()?;
     m.add_function(wrap_pyfunction!(loads::loads_fast, m)?)?;
     Ok(())
 }

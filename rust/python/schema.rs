@@ -1,11 +1,11 @@
 //! The schema check of a native stream: the core's checker (`crate::core::schema`) fed the
-//! text the machine accepted, its oracle answered with `jsondrip.schema.complete` (the same
-//! Python the twin calls), its violation raised as `jsondrip.SchemaViolation`, and the typed
-//! view (`progress`) read without walking the document. Twin: `src/jsondrip/twin/schema/`.
+//! text the machine accepted, its oracle answered by the callables the schema brings with its
+//! node table (`jsondrip.schema.table.HOOKS`: the same Python the twin calls), its violation
+//! raised as the `SchemaViolation` class given there, and the typed view (`progress`) read
+//! without walking the document. Twin: `src/jsondrip/twin/schema/` (`checked.py`).
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::core::schema::checker::{AtomText, Failure, Raised};
@@ -15,27 +15,57 @@ use crate::core::schema::{
 };
 use crate::core::{Atom, Sink, Stop, Str};
 
-static COMPLETE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static VIOLATION: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static PROGRESS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static PROGRESS_MODULE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-fn complete(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    Ok(COMPLETE
-        .get_or_try_init(py, || {
-            py.import("jsondrip.schema.complete")
-                .map(|m| m.into_any().unbind())
-        })?
-        .bind(py))
+/// The Python callables and classes a schema brings with its node table
+/// (`jsondrip.schema.table.NativeHooks`), read once per engine.
+struct Hooks {
+    /// `(node, text) -> bool`: `pattern` on a complete string.
+    pattern_matches: Py<PyAny>,
+    /// `(node, index, key) -> bool`: a `patternProperties` regex on a key.
+    pattern_property_matches: Py<PyAny>,
+    /// `(node, text) -> None | (keyword, detail)`: a complete number or literal.
+    atom_failure: Py<PyAny>,
+    /// `(node, value) -> None | (keyword, detail)`: a complete array or object.
+    container_failure: Py<PyAny>,
+    /// `(text) -> value`: a number or literal as json reads it (for messages).
+    atom_value: Py<PyAny>,
+    /// `SchemaViolation(message, path=, pos=, keyword=)`.
+    violation: Py<PyAny>,
+    /// `((state, value, candidates)) -> Progress`.
+    make_progress: Py<PyAny>,
+    /// The three states of a `Progress`: missing, arriving, final.
+    states: [Py<PyAny>; 3],
+    /// `(path) -> list[str]`: a JSON Pointer's tokens (ValueError for a bad one).
+    split_pointer: Py<PyAny>,
+    /// `(root, tokens) -> value | MISSING`: Python's own lookup, for non-ASCII digits.
+    lookup: Py<PyAny>,
 }
 
-fn progress_module(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    Ok(PROGRESS_MODULE
-        .get_or_try_init(py, || {
-            py.import("jsondrip.schema.progress")
-                .map(|m| m.into_any().unbind())
-        })?
-        .bind(py))
+impl Hooks {
+    fn new(hooks: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let get = |name: &str| hooks.getattr(name).map(Bound::unbind);
+        let (missing, arriving, final_): (Py<PyAny>, Py<PyAny>, Py<PyAny>) =
+            hooks.getattr("states")?.extract()?;
+        Ok(Hooks {
+            pattern_matches: get("pattern_matches")?,
+            pattern_property_matches: get("pattern_property_matches")?,
+            atom_failure: get("atom_failure")?,
+            container_failure: get("container_failure")?,
+            atom_value: get("atom_value")?,
+            violation: get("violation")?,
+            make_progress: get("make_progress")?,
+            states: [missing, arriving, final_],
+            split_pointer: get("split_pointer")?,
+            lookup: get("lookup")?,
+        })
+    }
+}
+
+/// Which of `Hooks::states`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Missing = 0,
+    Arriving = 1,
+    Final = 2,
 }
 
 // -- the node table ---------------------------------------------------------------------------
@@ -182,13 +212,14 @@ pub struct SchemaCheck {
     scanner: Scanner,
     /// The Python `Node`s in the table's order, for the oracle.
     nodes: Py<PyList>,
+    hooks: Hooks,
     /// The violation, raised again (a fresh copy) by every later call.
     pub failure: Option<Py<PyAny>>,
     /// The text the machine accepted during the current read.
     pub accepted: Vec<u8>,
     pointer: Option<Pointer>,
     /// The last Progress made, with its state and value, returned again while they hold.
-    last: Option<(&'static str, usize, Py<PyAny>)>,
+    last: Option<(State, usize, Py<PyAny>)>,
     /// When `last` is an arriving dict or list: the open frames its path needs. While the
     /// checker's low water stays at or above it, that frame stayed open (the same live
     /// container, no value replaced on the way to it): `last` holds without a lookup.
@@ -196,9 +227,10 @@ pub struct SchemaCheck {
 }
 
 impl SchemaCheck {
-    /// From `(rows, nodes)`: `jsondrip.schema.table.native_table`'s answer.
+    /// From `(rows, nodes, hooks)`: `jsondrip.schema.table.native_table`'s answer.
     pub fn new(table: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let (rows, nodes): (Bound<'_, PyList>, Bound<'_, PyList>) = table.extract()?;
+        let (rows, nodes, hooks): (Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyAny>) =
+            table.extract()?;
         let mut table = Vec::with_capacity(rows.len());
         for row in rows.iter() {
             table.push(node_of(row.cast::<PyDict>()?)?);
@@ -210,6 +242,7 @@ impl SchemaCheck {
             checker: Checker::new(table),
             scanner: Scanner::new(),
             nodes: nodes.unbind(),
+            hooks: Hooks::new(&hooks)?,
             failure: None,
             accepted: Vec::new(),
             pointer: None,
@@ -256,6 +289,7 @@ impl SchemaCheck {
         let mut oracle = PyOracle {
             py,
             nodes: self.nodes.bind(py),
+            hooks: &self.hooks,
             root,
             error: None,
         };
@@ -273,14 +307,17 @@ impl SchemaCheck {
                 Err(error.unwrap_or_else(|| PyValueError::new_err("the schema check failed")))
             }
             Err(Fail::Violation(v)) => {
-                let message = message(py, root, &v.before, v.shown.as_ref(), &v.after)?;
+                let message =
+                    message(py, &self.hooks, root, &v.before, v.shown.as_ref(), &v.after)?;
                 let path = decode(py, &v.path)?;
                 let kwargs = PyDict::new(py);
                 kwargs.set_item("path", path)?;
                 kwargs.set_item("pos", v.pos)?;
                 kwargs.set_item("keyword", &v.keyword)?;
-                let violation = VIOLATION
-                    .import(py, "jsondrip.schema.violation", "SchemaViolation")?
+                let violation = self
+                    .hooks
+                    .violation
+                    .bind(py)
                     .call((message,), Some(&kwargs))?;
                 self.failure = Some(super::engine::fresh_copy(&violation).unbind());
                 Err(PyErr::from_value(violation))
@@ -320,7 +357,7 @@ impl SchemaCheck {
         };
         if !same {
             let path = path.cast::<PyString>()?;
-            let tokens = progress_module(py)?.call_method1("split_pointer", (path,))?;
+            let tokens = self.hooks.split_pointer.bind(py).call1((path,))?;
             let tokens = tokens.cast::<PyList>()?;
             let mut bytes = Vec::new();
             let mut keys = Vec::new();
@@ -338,7 +375,7 @@ impl SchemaCheck {
             self.last = None;
         }
         let pointer = self.pointer.as_ref().expect("set above");
-        let value = lookup(py, root, pointer)?;
+        let value = lookup(py, &self.hooks, root, pointer)?;
         let arriving = if self.checker.open() {
             self.checker.arriving(&pointer.tokens)
         } else {
@@ -351,10 +388,10 @@ impl SchemaCheck {
                 } else {
                     None
                 };
-                ("ARRIVING", candidates)
+                (State::Arriving, candidates)
             }
-            None if value.is_none() => ("MISSING_STATE", None),
-            None => ("FINAL", None),
+            None if value.is_none() => (State::Missing, None),
+            None => (State::Final, None),
         };
         let value_ptr = value.as_ref().map_or(0, |v| v.as_ptr() as usize);
         // An arriving container is the same live object while its frame stays open.
@@ -362,7 +399,8 @@ impl SchemaCheck {
             let v = v.bind(py);
             v.is_exact_instance_of::<PyDict>() || v.is_exact_instance_of::<PyList>()
         });
-        let open_needed = (state == "ARRIVING" && container).then_some(pointer.tokens.len() + 1);
+        let open_needed =
+            (state == State::Arriving && container).then_some(pointer.tokens.len() + 1);
         if candidates.is_none() {
             if let Some((s, v, made)) = &self.last {
                 if *s == state && *v == value_ptr {
@@ -386,11 +424,9 @@ impl SchemaCheck {
             }
         };
         let made_candidates = !candidates.is_none(py);
-        let module = progress_module(py)?;
-        let make =
-            PROGRESS.get_or_try_init(py, || module.getattr("_progress").map(Bound::unbind))?;
-        let args = PyTuple::new(py, [module.getattr(state)?.unbind(), value, candidates])?;
-        let made = make.bind(py).call1((args,))?.unbind();
+        let state_name = self.hooks.states[state as usize].clone_ref(py);
+        let args = PyTuple::new(py, [state_name, value, candidates])?;
+        let made = self.hooks.make_progress.bind(py).call1((args,))?.unbind();
         if !made_candidates {
             self.last = Some((state, value_ptr, made.clone_ref(py)));
             self.last_open = open_needed;
@@ -402,6 +438,7 @@ impl SchemaCheck {
 /// The live value at the pointer's tokens, as `jsondrip.schema.progress.lookup` finds it.
 fn lookup(
     py: Python<'_>,
+    hooks: &Hooks,
     root: Option<&Py<PyAny>>,
     pointer: &Pointer,
 ) -> PyResult<Option<Py<PyAny>>> {
@@ -413,8 +450,10 @@ fn lookup(
         } else if let Ok(list) = value.cast::<PyList>() {
             if !token.is_ascii() {
                 // Unicode digits: Python's own rules, as the twin applies them.
-                let found = progress_module(py)?
-                    .call_method1("lookup", (root.bind(py), PyTuple::new(py, &pointer.keys)?))?;
+                let found = hooks
+                    .lookup
+                    .bind(py)
+                    .call1((root.bind(py), PyTuple::new(py, &pointer.keys)?))?;
                 let missing = super::engine::missing(py)?;
                 return Ok((!found.is(missing.bind(py))).then(|| found.unbind()));
             }
@@ -462,6 +501,7 @@ fn value_at<'py>(
 /// `before + repr(shown) + after`, as the twin writes it (a str: paths may hold surrogates).
 fn message<'py>(
     py: Python<'py>,
+    hooks: &Hooks,
     root: Option<&Py<PyAny>>,
     before: &[u8],
     shown: Option<&Shown>,
@@ -478,7 +518,7 @@ fn message<'py>(
             }
         }
         Some(Shown::Atom(text)) => {
-            parts.append(complete(py)?.call_method1("atom_value", (text,))?.repr()?)?;
+            parts.append(hooks.atom_value.bind(py).call1((text,))?.repr()?)?;
         }
         Some(Shown::Value(path)) => parts.append(value_at(py, root, path)?.repr()?)?,
     }
@@ -486,10 +526,12 @@ fn message<'py>(
     PyString::new(py, "").call_method1("join", (parts,))
 }
 
-/// The keywords that need Python values, answered by `jsondrip.schema.complete`.
+/// The keywords that need Python values, answered by the schema's hooks (its
+/// `jsondrip.schema.complete` functions).
 struct PyOracle<'a, 'py> {
     py: Python<'py>,
     nodes: &'a Bound<'py, PyList>,
+    hooks: &'a Hooks,
     root: Option<&'a Py<PyAny>>,
     error: Option<PyErr>,
 }
@@ -524,8 +566,10 @@ impl Oracle for PyOracle<'_, '_> {
         let py = self.py;
         let answer = (|| {
             let text = decode(py, text)?;
-            complete(py)?
-                .call_method1("pattern_matches", (self.nodes.get_item(node)?, text))?
+            self.hooks
+                .pattern_matches
+                .bind(py)
+                .call1((self.nodes.get_item(node)?, text))?
                 .is_truthy()
         })();
         self.keep(answer)
@@ -535,11 +579,10 @@ impl Oracle for PyOracle<'_, '_> {
         let py = self.py;
         let answer = (|| {
             let key = decode(py, key)?;
-            complete(py)?
-                .call_method1(
-                    "pattern_property_matches",
-                    (self.nodes.get_item(node)?, index, key),
-                )?
+            self.hooks
+                .pattern_property_matches
+                .bind(py)
+                .call1((self.nodes.get_item(node)?, index, key))?
                 .is_truthy()
         })();
         self.keep(answer)
@@ -548,10 +591,10 @@ impl Oracle for PyOracle<'_, '_> {
     fn atom(&mut self, node: usize, atom: AtomText) -> Result<Failure, Raised> {
         let py = self.py;
         let answer = (|| {
-            complete(py)?.call_method1(
-                "native_atom_failure",
-                (self.nodes.get_item(node)?, atom.text),
-            )
+            self.hooks
+                .atom_failure
+                .bind(py)
+                .call1((self.nodes.get_item(node)?, atom.text))
         })();
         self.failure(answer)
     }
@@ -561,7 +604,10 @@ impl Oracle for PyOracle<'_, '_> {
         let root = self.root;
         let answer = (|| {
             let value = value_at(py, root, path)?;
-            complete(py)?.call_method1("container_failure", (self.nodes.get_item(node)?, value))
+            self.hooks
+                .container_failure
+                .bind(py)
+                .call1((self.nodes.get_item(node)?, value))
         })();
         self.failure(answer)
     }

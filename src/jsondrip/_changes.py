@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple, Union
+from collections import namedtuple
+from collections.abc import Mapping
 
 from ._missing import MISSING
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any, NamedTuple, Union
 
-class Change(NamedTuple):
-    """One change a fragment made to the value.
+    class _ChangeFields(NamedTuple):
+        op: str
+        path: str
+        value: Any
+
+else:  # the same named tuple, made without `typing`
+    _ChangeFields = namedtuple("Change", ("op", "path", "value"))
+
+
+class Change(_ChangeFields):
+    """One change a fragment made to the value: a named tuple `(op, path, value)`.
 
     `path` is an RFC 6901 JSON Pointer (`""` is the root). `op` is:
 
@@ -24,9 +37,7 @@ class Change(NamedTuple):
     Stable mode needs only add, append and replace.
     """
 
-    op: str
-    path: str
-    value: Any
+    __slots__ = ()
 
 
 def escape_token(token: str) -> str:
@@ -122,8 +133,9 @@ def _unpack(change: Any) -> tuple[Any, Any, Any]:
     raise ValueError(f"a change object lacks 'value' (op {op!r} at {change['path']!r})")
 
 
-ChangeLike = Union[Change, Sequence[Any], Mapping[str, Any]]
-"""What `apply_changes` takes as one change."""
+if TYPE_CHECKING:
+    ChangeLike = Union[Change, Sequence[Any], Mapping[str, Any]]
+    """What `apply_changes` takes as one change."""
 
 
 def apply_changes(doc: Any, changes: Iterable[ChangeLike]) -> Any:

@@ -21,6 +21,7 @@ PyPy's `json.loads` (without hooks) is another decoder altogether, `_pypyjson`: 
 from __future__ import annotations
 
 import json
+import sys
 
 
 def _message(text: str) -> str:
@@ -43,3 +44,10 @@ DIALECT = detect()
 
 PYPY_DECODER = _message("x") == "Unexpected 'x'"
 """The running interpreter's json.loads is PyPy's decoder (_pypyjson), not CPython's."""
+
+
+def digit_limit() -> int:
+    """The interpreter's limit on the digits of an int json reads (`sys.get_int_max_str_digits`),
+    read at each use (a program may change it); 0: no limit (before Python 3.11)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return get() if get is not None else 0

@@ -11,15 +11,19 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import IO, Any, Callable, Optional, Union
 
-from . import _backends
+from . import _engine
+from ._dialect import digit_limit
 from ._errors import IncompleteJSONError, JSONDecodeError
-from .twin.builder import digit_limit
 
-Document = Union[str, bytes, bytearray]
-_native_loads = _backends._native.loads_fast if _backends._native is not None else None
-Hook = Optional[Callable[..., Any]]
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
+if TYPE_CHECKING:
+    from typing import IO, Any, Callable, Optional, Union
+
+    Document = Union[str, bytes, bytearray]
+    Hook = Optional[Callable[..., Any]]
+
+_native_loads = _engine.native_loads
 
 
 def loads(
@@ -48,7 +52,7 @@ def loads(
     # The common case in one native call (a `s` that is not str or bytes comes back too,
     # and the standard library raises json's TypeError for it).
     common = backend is None and cls is None and not kw and _native_loads is not None
-    if common and _backends.env_backend() is None:
+    if common and _engine.env_backend() is None:
         value = _native_loads(
             s, object_hook, parse_float, parse_int, parse_constant, object_pairs_hook
         )
@@ -63,7 +67,7 @@ def loads(
         "parse_constant": parse_constant,
         "object_pairs_hook": object_pairs_hook,
     }
-    engine = _backends.resolve(backend, streaming=False)
+    engine = _engine.resolve(backend, streaming=False)
     if not isinstance(s, (str, bytes, bytearray)):
         engine = "python"  # json raises its own TypeError for it
     if cls is None and not kw:
@@ -134,13 +138,11 @@ def _stdlib_loads(s: Document, cls: Any, hooks: dict[str, Hook], kw: dict[str, A
 
 def _cut_short(doc: str) -> str | None:
     """What would continue `doc` if it is a valid start of a document that ended too early
-    (read again by a streaming parser: errors are rare), else None."""
-    from ._parser import Parser
-
-    parser = Parser(max_depth=sys.maxsize)
+    (read again by a streaming engine: errors are rare), else None."""
+    engine = _engine.default_engine(_engine.EngineOptions(max_depth=sys.maxsize))
     try:
-        parser.feed(doc)
-        parser.close()
+        engine.feed(doc)
+        engine.close()
     except IncompleteJSONError as e:
         return e.expected
     except (JSONDecodeError, RecursionError, MemoryError):

@@ -1,4 +1,5 @@
-"""Type stub of the native extension (the Rust core, rust/python/). Use `jsondrip.Parser`."""
+"""Type stub of the native extension (the Rust core, rust/python/). Reached only through
+`jsondrip._engine` (the engine contract); use `jsondrip.Parser`."""
 
 from typing import Any
 
@@ -15,26 +16,24 @@ def loads_fast(
     """A whole document as json.loads gives it, or NotImplemented when the standard library
     must read it (invalid text, UTF-16/32 bytes)."""
 
-def set_dialect(trailing_comma: bool, escape_at_end_unterminated: bool) -> None:
-    """Set the json dialect of engines made without one (jsondrip._backends does, at import)."""
+def configure(
+    dialect: tuple[bool, bool],
+    missing: Any,
+    decode_error: type,
+    incomplete_error: type,
+    change: type,
+) -> None:
+    """Tell the extension, once (jsondrip._engine does, at import), the running interpreter's
+    json dialect and the classes its results are made of."""
 
 class NativeEngine:
-    """The native engine of one JSON stream."""
+    """The native engine of one JSON stream: `jsondrip._engine.Engine`, implemented in Rust."""
 
-    def __init__(
-        self,
-        *,
-        mode: str,
-        max_depth: int,
-        max_size: int | None,
-        dialect: tuple[bool, bool] | None = None,
-        schema: Any = None,
-    ) -> None:
-        """`dialect`: (trailing_comma, escape_at_end_unterminated), see jsondrip._dialect;
-        None: the one `set_dialect` set (the running interpreter's). `schema`: a
-        `Schema.native_table()`, checked by the core as the text arrives."""
-    def progress(self, path: str = "") -> Any:
-        """With `schema=`: the `jsondrip.schema.Progress` of the value at a JSON Pointer."""
+    def __init__(self, options: Any) -> None:
+        """`options`: a `jsondrip._engine.EngineOptions` (mode, max_depth, max_size, dialect,
+        schema: a compiled `Schema`, whose `native_table()` the core checks with)."""
+    def progress(self, path: str | None = None) -> Any:
+        """With a schema: the `jsondrip.schema.Progress` of the value at a JSON Pointer."""
     def feed(self, chunk: _Chunk) -> Any:
         """Read one fragment and return the current best-effort value."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:
@@ -49,9 +48,9 @@ class NativeEngine:
         """True once a complete document has been read."""
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete."""
-    def debug_state(self) -> tuple[str, str | None, int]:
-        """Where the machine is, for debugging: (state name, number sub-state name while in
-        a number else None, open containers); the Python twin gives the same."""
+    def debug_state(self) -> dict[str, Any]:
+        """The machine's state as a dict (`jsondrip._engine.Engine.debug_state`); the Python
+        twin gives the same."""
     def close_changes(self) -> list[Any]:
         """End the stream like `close` and return the `Change`s that completing it made."""
 
@@ -71,37 +70,13 @@ class ChunkMatcher:
     def fragment(self, chunk: bytes) -> str | None:
         """The chunk's decoded fragment literal if it is framed as this one's, else None."""
 
-class DeltaLayout:
-    """How a `FragmentLane` fills a `ToolCallDelta`: its type and the slots of its six
-    fields (rust/python/lane.rs)."""
-
-    def __init__(self, kind: type, slots: list[Any]) -> None: ...
-
 class DictMatcher:
     """A decoded event shaped as the last routed fragment event (rust/python/dict_match.rs):
     the same dicts and scalars, another str at `path`, `ignored` keys anywhere."""
 
     def __init__(self, event: Any, path: list[str], ignored: list[str]) -> None: ...
-
-class FragmentLane:
-    """One tool call's common fragment event in one native call (`toolcalls/lane.py`); its
-    twin is the long way, `EnvelopeShortcut.match_chunk` and `CallTable.append`."""
-
-    def __init__(
-        self,
-        matcher: ChunkMatcher | DictMatcher,
-        parser: Any,
-        layout: DeltaLayout,
-        state: Any,
-        size: int,
-        limit: int,
-    ) -> None: ...
-    def chunk(self, chunk: bytes, now: float) -> Any:
-        """The chunk's `ToolCallDelta`, or None when the long way must read it."""
-    def event(self, event: Any, now: float) -> Any:
-        """`chunk` for a decoded event (a dict) that the lane's `DictMatcher` knows."""
-    def failed_fragment(self) -> str | None:
-        """The fragment of the chunk whose feed raised, once."""
+    def fragment(self, event: Any) -> str | None:
+        """The event's fragment (the str itself) if it matches the template, else None."""
 
 class PartialArgs:
     """One Vertex call's partialArgs writer (`rust/envelope/partial_args.rs`); twin of

@@ -1,22 +1,23 @@
-"""`Parser`, the public face of both streaming engines, and the helpers built on it."""
+"""`Parser`, the public face of the engines (_engine.py), and the helpers built on it."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any, Union
-
-from . import _backends
-from ._changes import Change
+from . import _engine
+from ._engine import DEFAULT_MAX_DEPTH, EngineOptions
 from ._missing import MISSING
 from ._snapshot import frozen_copy
-from .schema.models import partial_model
-from .schema.progress import Progress, progress
-from .schema.schema import Schema
-from .schema.violation import SchemaViolation
-from .twin.schema.guard import Guard
 
-Chunk = Union[str, bytes, bytearray, memoryview]
-DEFAULT_MAX_DEPTH = 1024
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
+if TYPE_CHECKING:
+    from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+    from typing import Any
+
+    from ._changes import Change
+    from ._engine import Chunk
+    from .schema.progress import Progress
+    from .schema.schema import Schema
+
+__all__ = ["DEFAULT_MAX_DEPTH", "Parser", "aiter_values", "iter_values", "parse_partial"]
 
 
 class Parser:
@@ -27,7 +28,12 @@ class Parser:
 
     The value is live: dicts and lists are reused and updated in place by later feeds, so a
     feed costs work in proportion to its fragment. Deep-copy the value to keep a snapshot.
+
+    Each method is one call into the parser's engine (`jsondrip._engine.Engine`, the contract
+    both backends implement), which does all the work, the schema check included.
     """
+
+    __slots__ = ("__weakref__", "_engine", "backend", "mode", "schema")
 
     def __init__(
         self,
@@ -38,60 +44,15 @@ class Parser:
         max_size: int | None = None,
         schema: Any = None,
     ) -> None:
-        self.backend: str = _backends.resolve(backend, streaming=True)
+        self.backend: str = _engine.resolve(backend, streaming=True)
         self.mode: str = mode
         self.schema: Schema | None = None
-        self._guard: Guard | None = None
         if schema is not None:
+            from .schema.schema import Schema
+
             self.schema = schema if isinstance(schema, Schema) else Schema(schema)
-        if self.schema is not None and self.backend == "native":
-            # The core checks the schema itself (rust/core/schema): calls go straight to it.
-            table = self.schema.native_table()
-            self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size, table)
-            self.feed = self._engine.feed  # type: ignore[method-assign]
-            self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
-            self._feed_pending = self._engine.feed_pending  # type: ignore[method-assign]
-            self.progress = self._engine.progress  # type: ignore[method-assign]
-            return
-        self._engine = _backends.make_engine(self.backend, mode, max_depth, max_size)
-        if self.schema is not None:
-            guard = self._guard = Guard(self.schema, self._complete_value_at)
-            engine_feed, check, scan = self._engine.feed, guard.feed, guard.scanner.feed
-            take, give = guard.take, guard.give
-
-            def feed(chunk: Chunk) -> Any:  # the engine reads first: it raises on bad JSON
-                if guard.failure is not None:
-                    guard.raise_failure()
-                try:
-                    take()
-                except IndexError:
-                    guard.acquire()  # raises the "another thread" error
-                try:
-                    value = engine_feed(chunk)
-                    if type(chunk) is str:  # Guard.feed's str path, a frame fewer per chunk
-                        try:
-                            scan(chunk)
-                        except SchemaViolation as violation:
-                            guard.failure = violation
-                            raise
-                    else:
-                        check(chunk)
-                finally:
-                    give(True)
-                return value
-
-            checker, engine = guard.checker, self._engine
-
-            def typed_view(path: str = "") -> Progress:
-                return progress(checker, engine.value, path)
-
-            self.feed = feed  # type: ignore[method-assign]
-            self.progress = typed_view  # type: ignore[method-assign]
-            return
-        # The hot path: calls go straight to the engine, without a Python frame in between.
-        self.feed = self._engine.feed  # type: ignore[method-assign]
-        self.feed_changes = self._engine.feed_changes  # type: ignore[method-assign]
-        self._feed_pending = self._engine.feed_pending  # type: ignore[method-assign]
+        options = EngineOptions(mode, max_depth, max_size, self.schema)
+        self._engine = _engine.make_engine(self.backend, options)
 
     def feed(self, chunk: Chunk) -> Any:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
@@ -100,9 +61,7 @@ class Parser:
         and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
         the text cannot be completed into a document the schema accepts (and again later).
         """
-        if self._guard is None:
-            return self._engine.feed(chunk)
-        return self._guarded(self._engine.feed, chunk)
+        return self._engine.feed(chunk)
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read a fragment like `feed`, and return the changes it made to the value.
@@ -114,35 +73,14 @@ class Parser:
         taken back). `apply_changes` replays them. A string growing in this mode costs only
         its new text: its slot in the live value is brought up to date when `value` is read.
         """
-        if self._guard is None:
-            return self._engine.feed_changes(chunk)
-        return self._guarded(self._engine.feed_changes, chunk)  # type: ignore[no-any-return]
-
-    def _feed_pending(self, chunk: Chunk) -> Any:
-        """`feed_changes` for the tool-call accumulator's hot path: None when the fragment
-        changed nothing, else an object whose `build()` gives the changes as a tuple (the
-        native engine makes the `Change`s only then)."""
-        if self._guard is None:
-            return self._engine.feed_pending(chunk)
-        return self._guarded(self._engine.feed_pending, chunk)
-
-    def _guarded(self, read: Any, chunk: Chunk) -> Any:
-        """`read(chunk)` on the twin's engine, then the schema check of the chunk (the
-        engine reads first: it raises on bad JSON), one thread at a time."""
-        guard = self._guard
-        assert guard is not None
-        guard.raise_failure()
-        guard.acquire()
-        try:
-            result = read(chunk)
-            guard.feed(chunk)
-        finally:
-            guard.release()
-        return result
+        return self._engine.feed_changes(chunk)
 
     @property
     def value(self) -> Any:
-        """The current best-effort value, without feeding (`MISSING` before any value)."""
+        """The current best-effort value, without feeding (`MISSING` before any value).
+
+        After a `SchemaViolation` it raises that violation again: the value broke the schema.
+        After a `JSONDecodeError` it is the value as far as the text was valid."""
         return self._engine.value
 
     @property
@@ -158,41 +96,9 @@ class Parser:
         with `Schema.from_model(Model)`, returns the validated model instead of the dict (what
         pydantic refuses is a `SchemaViolation` whose `__cause__` is its `ValidationError`).
         """
-        guard = self._guard
-        if guard is None:
-            value = self._engine.close()
-            return value if self.schema is None else self.schema.validate_model(value)
-        guard.raise_failure()
-        guard.acquire()
-        try:
-            value = self._engine.close()
-            guard.close()
-        finally:
-            guard.release()
-        return guard.schema.validate_model(value)
-
-    def progress(self, path: str = "") -> Progress:
-        """The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
-        is missing, still arriving or final (and valid), its live value, and for an enum
-        string still arriving the members it can still become."""
-        guard = self._guard
-        if guard is None:
-            raise ValueError("progress() needs a Parser made with schema=...")
-        return progress(guard.checker, self._engine.value, path)
-
-    def partial(self) -> Any:
-        """With `Schema.from_model(Model)` of a pydantic model: a partial instance whose final
-        fields hold validated values and whose other fields are absent (not set, not None).
-        Before any field is final it has none; after `close()` use close()'s model."""
-        if self.schema is None or self.schema.model is None:
-            raise ValueError("partial() needs a Parser made with schema=Schema.from_model(Model)")
-        return partial_model(self.schema, self.progress)
-
-    def _complete_value_at(self, segments: tuple[Any, ...]) -> Any:
-        value = self._engine.value
-        for segment in segments:
-            value = value[segment]
-        return value
+        value = self._engine.close()
+        schema = self.schema
+        return value if schema is None else schema.validate_model(value)
 
     def close_changes(self) -> list[Change]:
         """End the stream like `close` (the same errors), and return the changes that
@@ -202,17 +108,24 @@ class Parser:
         value for every document. Closed already: `[]`. With `schema=`, raises
         `SchemaViolation` as `close` does.
         """
-        guard = self._guard
-        if guard is None:
-            return self._engine.close_changes()
-        guard.raise_failure()
-        guard.acquire()
-        try:
-            changes = self._engine.close_changes()
-            guard.close()
-        finally:
-            guard.release()
-        return changes
+        return self._engine.close_changes()
+
+    def progress(self, path: str = "") -> Progress:
+        """The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
+        is missing, still arriving or final (and valid), its live value, and for an enum
+        string still arriving the members it can still become. After a `SchemaViolation` it
+        raises that violation again."""
+        return self._engine.progress(path)  # type: ignore[no-any-return]
+
+    def partial(self) -> Any:
+        """With `Schema.from_model(Model)` of a pydantic model: a partial instance whose final
+        fields hold validated values and whose other fields are absent (not set, not None).
+        Before any field is final it has none; after `close()` use close()'s model."""
+        if self.schema is None or self.schema.model is None:
+            raise ValueError("partial() needs a Parser made with schema=Schema.from_model(Model)")
+        from .schema.models import partial_model
+
+        return partial_model(self.schema, self._engine.progress)
 
     def __repr__(self) -> str:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"
@@ -231,16 +144,18 @@ def parse_partial(
     if not isinstance(data, (str, bytes, bytearray, memoryview)):
         kind = type(data).__name__
         raise TypeError(f"parse_partial() takes str, bytes, bytearray or memoryview, not {kind}")
-    # Only an explicit choice (backend= or $JSONDRIP_BACKEND) gets jiter: by default a streaming
-    # backend answers, as `Parser` would (jiter cannot give mode "stable"; without the native
-    # backend the one-shot default would otherwise be jiter).
-    explicit = backend is not None or bool(_backends.env_backend())
-    name = _backends.resolve(backend, streaming=not explicit)
-    if name == "jiter":
+    if backend == "jiter":
+        _engine.resolve(backend, streaming=False)  # ValueError if jiter is not installed
+    elif backend is None and _engine.env_backend() == "jiter" and not final and mode == "jiter":
+        # $JSONDRIP_BACKEND=jiter: jiter answers what it can (its own partial values); any
+        # other call streams on the best streaming backend, as `Parser` would.
+        backend = _engine.resolve(None, streaming=False)
+    if backend == "jiter":
         if final:
             msg = "backend 'jiter' gives partial values only: final=True needs 'native' or 'python'"
             raise ValueError(msg)
         return _jiter_partial(data, mode)
+    name = _engine.resolve(backend, streaming=True)
     parser = Parser(mode=mode, backend=name)
     parser.feed(data)
     if parser.done or final:

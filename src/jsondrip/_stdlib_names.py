@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, Callable
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 
 def forwarding(

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import json
 import json.decoder as _stdlib
-from typing import Any
 
 from ._errors import JSONDecodeError
 from ._stdlib_names import forwarding
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: see docs/architecture.md
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["JSONDecodeError", "JSONDecoder"]
 

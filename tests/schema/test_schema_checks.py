@@ -143,11 +143,21 @@ def test_a_discriminator_settles_a_union_at_its_first_wrong_character(backend: s
 
 
 def test_after_a_violation_every_call_raises_it_again(backend: str) -> None:
+    """As docs/schema.md says, `value` and `progress()` included (#30 item 6)."""
     parser = jsondrip.Parser(schema=WEATHER, backend=backend)
     with pytest.raises(SchemaViolation) as first:
         parser.feed('{"days": 0')
         parser.feed(",")
-    for call in (lambda: parser.feed("1"), lambda: parser.feed_changes("1"), parser.close):
+    calls = (
+        lambda: parser.feed("1"),
+        lambda: parser.feed_changes("1"),
+        lambda: parser.value,  # #30 item 6: the value broke the schema, it is not shown
+        lambda: parser.progress("/days"),  # #30 item 6
+        lambda: parser.progress(),
+        parser.close,
+        parser.close_changes,
+    )
+    for call in calls:
         with pytest.raises(SchemaViolation) as again:
             call()
         assert (again.value.path, again.value.pos, str(again.value)) == (
@@ -155,6 +165,33 @@ def test_after_a_violation_every_call_raises_it_again(backend: str) -> None:
             first.value.pos,
             str(first.value),
         )
+        assert again.value is not first.value  # a fresh copy: no traceback grows
+
+
+def test_a_violation_at_the_end_is_sticky_too(backend: str) -> None:
+    """#30 item 6: a keyword settled only by `close()` (a top-level number's `maximum`: a
+    digit could still follow) fails the parser too."""
+    parser = jsondrip.Parser(schema={"type": "integer", "maximum": 5}, backend=backend)
+    assert parser.feed("12") is MISSING
+    message = "12 is greater than the maximum of 5"
+    with pytest.raises(SchemaViolation, match=message):
+        parser.close()
+    for call in (lambda: parser.value, lambda: parser.progress(), parser.close):
+        with pytest.raises(SchemaViolation, match=message):
+            call()
+
+
+def test_after_a_decode_error_the_value_stays_readable(backend: str) -> None:
+    """A `JSONDecodeError` is sticky for feed, close and progress; `value` keeps what was
+    valid (the text never reached it), as without a schema."""
+    parser = jsondrip.Parser(schema=WEATHER, backend=backend)
+    parser.feed('{"city": "Oslo", ')
+    with pytest.raises(jsondrip.JSONDecodeError):
+        parser.feed("}")
+    assert parser.value == {"city": "Oslo"}
+    for call in (lambda: parser.feed("1"), lambda: parser.progress("/city"), parser.close):
+        with pytest.raises(jsondrip.JSONDecodeError):
+            call()
 
 
 def test_bytes_and_changes_give_the_same_answer(backend: str) -> None:
@@ -310,11 +347,11 @@ def test_a_second_thread_is_refused_before_anything_is_read(backend: str) -> Non
         )
     parser = jsondrip.Parser(schema=WEATHER, backend=backend)
     parser.feed('{"city": "Os')
-    parser._guard.acquire()  # as another thread inside feed() would hold it
+    token = parser._engine.take()  # as another thread inside feed() would hold it
     for call in (lambda: parser.feed('lo"'), lambda: parser.feed_changes('lo"'), parser.close):
         with pytest.raises(RuntimeError, match="another thread"):
             call()
-    parser._guard.release()
+    parser._engine.give(token)
     parser.feed('lo", "days": 2}')  # nothing was lost or read twice
     assert parser.close() == {"city": "Oslo", "days": 2}
 

@@ -1,14 +1,15 @@
-"""The native lane (`toolcalls/lane.py`) changes nothing but the time: with it and without it,
-every `feed_sse` / `feed_lines` call returns the same events, previews and changes, and the
-calls end the same, whatever comes between the fragments (other calls, text, pings, a bad
-fragment, a schema violation, the size limit, the clock)."""
+"""The lane (`toolcalls/lane.py`) changes nothing but the time: with it and without it,
+every `feed_sse` / `feed_lines` / `feed` call returns the same events, previews and changes,
+and the calls end the same, whatever comes between the fragments (other calls, text, pings, a
+bad fragment, a schema violation, the size limit, the clock)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
-import platform
-import sys
+import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -158,18 +159,31 @@ def feeder(acc: ToolCallAccumulator, fmt: str) -> Any:
     return {"bedrock-lines": acc.feed_lines, "bedrock": acc.feed}.get(fmt, acc.feed_sse)
 
 
+@contextlib.contextmanager
+def on_backend(backend: str) -> Iterator[None]:
+    """Accumulators made inside run their engines on `backend` ($JSONDRIP_BACKEND)."""
+    saved = os.environ.get("JSONDRIP_BACKEND")
+    os.environ["JSONDRIP_BACKEND"] = backend
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["JSONDRIP_BACKEND"]
+        else:
+            os.environ["JSONDRIP_BACKEND"] = saved
+
+
 def run(fmt: str, chunks: list[Any], with_lane: bool, **options: Any) -> list[Any]:
     """What each call returns, snapshotted, then `finish()`'s events and the calls."""
-    saved = lane.LAYOUT
-    if not with_lane:
-        lane.LAYOUT = None
+    saved = lane.ENABLED
+    lane.ENABLED = with_lane
     try:
         acc = ToolCallAccumulator(format=fmt.replace("-lines", ""), **options)
         feed = feeder(acc, fmt)
         out = [snapshot(feed(chunk)) for chunk in chunks]
         out.append(snapshot(acc.finish()))
     finally:
-        lane.LAYOUT = saved
+        lane.ENABLED = saved
     out.append([(c.arguments, c.raw, c.error, c.complete) for c in acc.tool_calls])
     return out
 
@@ -178,11 +192,12 @@ def run(fmt: str, chunks: list[Any], with_lane: bool, **options: Any) -> list[An
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_the_lane_takes_the_common_event_on_the_native_backend(
+def test_the_lane_takes_the_common_event(
     make_acc, backend: str, fmt: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The test below compares the lane with the long way; this one checks it is taken: on
-    the native backend the shortcut's chunk check runs only until the lane is armed."""
+    """The test below compares the lane with the long way; this one checks it is taken: the
+    shortcut's chunk check runs only until the lane is armed (on both backends; boto3's dicts
+    have a lane where the native `DictMatcher` is, the native backend)."""
     checks: list[Any] = []
     for name in ("match_chunk", "match_line"):
         method = getattr(EnvelopeShortcut, name)
@@ -210,20 +225,10 @@ def test_the_lane_takes_the_common_event_on_the_native_backend(
     acc.finish()
     assert acc.tool_calls[0].arguments == json.loads(argument)
     fragment_checks = len(checks) - (len(chunks) - len(fragments))  # others are checked too
-    if backend == "native" and lane.LAYOUT is not None:
+    if backend == "native" or fmt != "bedrock":
         assert fragment_checks <= 3, fmt  # learning the skeleton, then the lane
-    else:  # the python backend, or Python 3.9 (no slotted dataclasses): no lane
-        assert fragment_checks >= len(fragments) - 3, fmt  # the check each time
-
-
-def test_lanes_exist_wherever_deltas_have_slots(backend: str) -> None:
-    """A native build on CPython 3.10+ always has the lane's delta layout: a layout that
-    failed to build would silently leave every event on the long way."""
-    slotted = sys.version_info >= (3, 10) and platform.python_implementation() == "CPython"
-    if backend == "native" and slotted:
-        assert lane.LAYOUT is not None
-    elif not slotted:
-        assert lane.LAYOUT is None
+    else:  # boto3's dicts on the python backend: no DictMatcher, the long way each time
+        assert fragment_checks >= len(fragments) - 3, fmt
 
 
 # -- the same events, whatever happens --------------------------------------------------------
@@ -256,7 +261,11 @@ def fragmented(draw: Any) -> list[str]:
     return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)]) if text[a:b]]
 
 
-@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(
     fmt=st.sampled_from(FORMATS),
     calls=st.lists(fragmented(), min_size=1, max_size=3),
@@ -265,7 +274,12 @@ def fragmented(draw: Any) -> list[str]:
     schema=st.booleans(),
 )
 def test_with_and_without_the_lane_every_call_returns_the_same(
-    fmt: str, calls: list[list[str]], noise: list[int], limit: int | None, schema: bool
+    backend: str,
+    fmt: str,
+    calls: list[list[str]],
+    noise: list[int],
+    limit: int | None,
+    schema: bool,
 ) -> None:
     tools = None
     if schema:  # objects whose properties are numbers: most documents break it somewhere
@@ -273,19 +287,19 @@ def test_with_and_without_the_lane_every_call_returns_the_same(
         tools = [{"name": "f", "input_schema": params}]
     chunks = stream(fmt, calls, noise)
     options = {"max_arguments_size": limit, "tools": tools}
-    assert run(fmt, chunks, True, **options) == run(fmt, chunks, False, **options)
+    with on_backend(backend):
+        assert run(fmt, chunks, True, **options) == run(fmt, chunks, False, **options)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_the_clock_ends_a_call_the_lane_was_feeding(fmt: str) -> None:
+def test_the_clock_ends_a_call_the_lane_was_feeding(backend: str, fmt: str) -> None:
     """An idle call ended by the clock between two fragments: the lane is dropped, and the
     next fragments go the long way (which ignores them: the call has ended)."""
 
     def feed_all(with_lane: bool) -> list[Any]:
         now = [0.0]
-        saved = lane.LAYOUT
-        if not with_lane:
-            lane.LAYOUT = None
+        saved = lane.ENABLED
+        lane.ENABLED = with_lane
         try:
             acc = ToolCallAccumulator(format=fmt.replace("-lines", ""), clock=lambda: now[0])
             feed = feeder(acc, fmt)
@@ -295,11 +309,12 @@ def test_the_clock_ends_a_call_the_lane_was_feeding(fmt: str) -> None:
                 out.append(snapshot(feed(chunk)))
             out.append(snapshot(acc.finish()))
         finally:
-            lane.LAYOUT = saved
+            lane.ENABLED = saved
         return out
 
-    with_lane = feed_all(True)
-    assert with_lane == feed_all(False)
+    with on_backend(backend):
+        with_lane = feed_all(True)
+        assert with_lane == feed_all(False)
     assert "timed out" in str(with_lane)
 
 
@@ -308,9 +323,8 @@ def test_a_dict_changed_after_it_was_fed_changes_nothing() -> None:
     must still be read as the long way reads it: the lane keeps its own copy of the shape."""
 
     def feed_all(with_lane: bool) -> list[Any]:
-        saved = lane.LAYOUT
-        if not with_lane:
-            lane.LAYOUT = None
+        saved = lane.ENABLED
+        lane.ENABLED = with_lane
         try:
             acc = ToolCallAccumulator(format="bedrock")
             out = [snapshot(acc.feed(e)) for e in stream("bedrock", [["{", '"a": 1']], [])[:4]]
@@ -323,7 +337,7 @@ def test_a_dict_changed_after_it_was_fed_changes_nothing() -> None:
             out.append(snapshot(acc.finish()))
             out.append([(c.arguments, c.raw, c.error, c.complete) for c in acc.tool_calls])
         finally:
-            lane.LAYOUT = saved
+            lane.ENABLED = saved
         return out
 
     with_lane = feed_all(True)

@@ -95,26 +95,27 @@ def _unavailable(*_args: Any) -> Any:
 def _jsondrip(backend: str) -> StreamContender:
     name, label = f"jsondrip-{backend}", f"jsondrip ({backend})"
     api = f'Parser(backend="{backend}").feed(chunk)'
-    import jsondrip
+    from .._engine import available_backends
+    from .._parser import Parser
+    from .._version import __version__
 
-    if backend not in jsondrip.available_backends():
+    if backend not in available_backends():
         return StreamContender(name, label, api, True, _unavailable, missing="not built")
 
     def run(chunks: list[str]) -> Any:
-        parser = jsondrip.Parser(backend=backend)
+        parser = Parser(backend=backend)
         feed = parser.feed
         for chunk in chunks:
             feed(chunk)
         return parser.close()
 
     def watch(chunks: list[str], observe: Observe) -> Any:
-        parser = jsondrip.Parser(backend=backend)
+        parser = Parser(backend=backend)
         for i, chunk in enumerate(chunks):
             observe(i, parser.feed(chunk))
         return parser.close()
 
-    version = jsondrip.__version__
-    return StreamContender(name, label, api, True, run, watch, version=version)
+    return StreamContender(name, label, api, True, run, watch, version=__version__)
 
 
 def drive(coro: Coroutine[Any, Any, T]) -> T:

@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import __version__, available_backends
+from .._engine import available_backends
+from .._version import __version__
 from . import contenders as peers
 from .correctness import check_stream, final_status
 from .timing import best_time, calls_for, clock, measure_stream

@@ -62,12 +62,13 @@ DOCUMENT_SCHEMA: dict[str, Any] = {
 
 
 def _jsondrip(backend: str, typed: bool) -> Callable[[list[str]], Any]:
-    import jsondrip
+    from .._parser import Parser
+    from ..schema.schema import Schema
 
-    schema = jsondrip.Schema(DOCUMENT_SCHEMA) if typed else None
+    schema = Schema(DOCUMENT_SCHEMA) if typed else None
 
     def run(pieces: list[str]) -> Any:
-        parser = jsondrip.Parser(schema=schema, backend=backend)
+        parser = Parser(schema=schema, backend=backend)
         if schema is None:
             feed = parser.feed
             for piece in pieces:

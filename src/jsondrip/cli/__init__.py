@@ -19,7 +19,7 @@ import sysconfig
 import traceback
 from collections.abc import Sequence
 
-from .._backends import available_backends, backend_summary
+from .._engine import available_backends, backend_summary
 from .args import COMMANDS, parse_args, resolve
 from .errors import CLIError, UsageError, report
 

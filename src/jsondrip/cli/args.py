@@ -15,8 +15,8 @@ import textwrap
 from dataclasses import dataclass
 from typing import Callable
 
-from .. import __version__
-from .._backends import backend_summary
+from .._engine import backend_summary
+from .._version import __version__
 from ..bench import cli as _bench
 from ..toolcalls.formats import ALIASES, FORMATS, canonical_format
 

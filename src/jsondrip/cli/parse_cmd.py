@@ -24,17 +24,17 @@ import re
 import sys
 import unicodedata
 
-import jsondrip
-
-from .. import MISSING, JSONDecodeError, Parser
 from .._changes import escape_token
 from .._dialect import PYPY_DECODER
+from .._errors import IncompleteJSONError, JSONDecodeError
+from .._missing import MISSING
+from .._parser import Parser
 from .errors import CLIError, UsageError, write_text
 from .ndjson import dumps
 
 __all__ = ["caret_excerpt", "format_error", "read_input", "run"]
 
-_INCOMPLETE = getattr(jsondrip, "IncompleteJSONError", ())
+_INCOMPLETE = IncompleteJSONError
 """The error of a valid start that ends too soon, once the library has one (else none)."""
 GUTTER = 5
 """Width of the line-number column in the excerpt."""

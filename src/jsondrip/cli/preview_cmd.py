@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from typing import Any, Protocol
 
 from ..toolcalls.formats import FORMATS
-from .errors import CLIError, UsageError, report, write_text
+from .errors import CLIError, UsageError, write_text
 from .ndjson import NdjsonSink
 from .replay import paced
-from .source import Chunk, Source, open_demo, open_file, open_stdin
+from .source import Chunk, Source, framing_and_provider, open_demo, open_source
 
 __all__ = ["run_demo", "run_preview", "show"]
 
@@ -127,26 +127,6 @@ def run_demo(args: argparse.Namespace) -> int:
     """Run the demo: replay the bundled stream."""
     sink = _make_sink(args)
     return show(open_demo(), sink, _speed(args))
-
-
-def framing_and_provider(args: argparse.Namespace) -> tuple[str, str]:
-    """`--framing` and `--format` (the provider), taking the deprecated `--format sse|jsonl`
-    as the framing with a warning on stderr."""
-    framing, provider = args.framing, args.format
-    if provider in ("sse", "jsonl"):
-        if framing not in ("auto", provider):
-            raise UsageError(f"--format {provider} and --framing {framing} disagree")
-        report(
-            f"warning: --format {provider} is deprecated: the framing is now --framing "
-            f"{provider} (--format names the provider format, as in the library)"
-        )
-        framing, provider = provider, "auto"
-    return framing, provider
-
-
-def open_source(name: str, framing: str) -> Source:
-    """The stream to show: standard input for `-`, else the file `name`."""
-    return open_stdin(framing) if name == "-" else open_file(name, framing)
 
 
 def run_preview(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ character: `{` or `[` starts JSON lines, anything else SSE.
 
 from __future__ import annotations
 
+import argparse
 import codecs
 import os
 import sys
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Union
 
-from .errors import UsageError
+from .errors import UsageError, report
 from .replay import Fragment, iter_sse_events, line_fragments, sse_fragments, text_fragments
 
 __all__ = ["DEMO_RESOURCE", "Source", "demo_bytes", "detect_format", "open_file", "open_stdin"]
@@ -141,3 +142,23 @@ def _text(reads: Iterator[bytes]) -> Iterator[str]:
     text = decoder.decode(b"", final=True)
     if text:
         yield text
+
+
+def framing_and_provider(args: argparse.Namespace) -> tuple[str, str]:
+    """`--framing` and `--format` (the provider), taking the deprecated `--format sse|jsonl`
+    as the framing with a warning on stderr."""
+    framing, provider = args.framing, args.format
+    if provider in ("sse", "jsonl"):
+        if framing not in ("auto", provider):
+            raise UsageError(f"--format {provider} and --framing {framing} disagree")
+        report(
+            f"warning: --format {provider} is deprecated: the framing is now --framing "
+            f"{provider} (--format names the provider format, as in the library)"
+        )
+        framing, provider = provider, "auto"
+    return framing, provider
+
+
+def open_source(name: str, framing: str) -> Source:
+    """The stream to show: standard input for `-`, else the file `name`."""
+    return open_stdin(framing) if name == "-" else open_file(name, framing)

@@ -14,9 +14,8 @@ from ..toolcalls import ToolCallAccumulator
 from ..web.server import PreviewServer, replay_into
 from ..web.sse import SSELog
 from .errors import write_text
-from .preview_cmd import framing_and_provider, open_source
 from .replay import paced
-from .source import Source, open_demo
+from .source import Source, framing_and_provider, open_demo, open_source
 
 __all__ = ["run_web", "serve"]
 

@@ -1,4 +1,7 @@
-"""The typed view: for any path, is its value missing, still arriving, or final and valid."""
+"""The typed view: for any path, is its value missing, still arriving, or final and valid.
+
+`Progress` is what `Parser.progress(path)` returns; the engines compute it (the native one in
+rust/python/schema.rs, the twin's in twin/schema/checked.py) from the helpers here."""
 
 from __future__ import annotations
 
@@ -6,7 +9,6 @@ import functools
 from typing import Any, NamedTuple
 
 from .._missing import MISSING
-from ..twin.schema.checker import Checker
 
 MISSING_STATE, ARRIVING, FINAL = "missing", "arriving", "final"
 
@@ -51,36 +53,6 @@ def lookup(root: Any, tokens: tuple[str, ...]) -> Any:
     return value
 
 
-# Progress((state, value, candidates)) without NamedTuple.__new__'s Python frame.
-_progress = functools.partial(tuple.__new__, Progress)
-_SPLIT: dict[str, tuple[str, ...]] = {}  # the paths a reader polls, split once
-
-
-def progress(checker: Checker, root: Any, path: str) -> Progress:
-    """The `Progress` of the value at `path`, given the live value `root`."""
-    try:
-        tokens = _SPLIT.get(path)
-    except TypeError:  # unhashable: not a str, refused below
-        tokens = None
-    if tokens is None:
-        if not isinstance(path, str):
-            if path is not None:
-                raise TypeError(
-                    "progress() takes a str path (a JSON Pointer such as '/records/0'), "
-                    f"not {type(path).__name__}"
-                )
-            path = ""  # None is the root, as on the native backend
-        tokens = tuple(split_pointer(path))
-        if len(_SPLIT) < 4096:
-            _SPLIT[path] = tokens
-    value = lookup(root, tokens)
-    if checker.frames:
-        arriving = checker.arriving
-        if arriving is None:
-            arriving = checker.open_tokens()
-        if arriving[: len(tokens)] == tokens:
-            innermost = len(arriving) == len(tokens)
-            return _progress((ARRIVING, value, checker.candidates() if innermost else None))
-    if value is MISSING:
-        return _progress((MISSING_STATE, MISSING, None))
-    return _progress((FINAL, value, None))
+make_progress = functools.partial(tuple.__new__, Progress)
+"""`make_progress((state, value, candidates))`: a `Progress` without NamedTuple.__new__'s
+Python frame (the engines make one per poll)."""

@@ -9,11 +9,20 @@ Python oracle (complete.py).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
-from .complete import one_of
+from .complete import (
+    atom_value,
+    container_failure,
+    native_atom_failure,
+    one_of,
+    pattern_matches,
+    pattern_property_matches,
+)
 from .nodes import Evaluated, Node
+from .progress import ARRIVING, FINAL, MISSING_STATE, lookup, make_progress, split_pointer
 from .values import kind_of, show
+from .violation import SchemaViolation
 
 _TYPE_BITS = {
     "object": 1,
@@ -76,8 +85,39 @@ def _subnodes(node: Node) -> list[Node]:
     return subs
 
 
-def native_table(root: Node) -> tuple[list[dict[str, Any]], list[Node]]:
-    """The rows for the Rust checker, and the nodes in the same order (for the oracle)."""
+class NativeHooks(NamedTuple):
+    """What the native checker calls back in Python (rust/python/schema.rs `Hooks`), handed
+    to it with the node table: the extension imports no jsondrip module."""
+
+    pattern_matches: Callable[[Node, str], bool]
+    pattern_property_matches: Callable[[Node, int, str], bool]
+    atom_failure: Callable[[Node, str], Any]
+    container_failure: Callable[[Node, Any], Any]
+    atom_value: Callable[[str], Any]
+    violation: type
+    make_progress: Callable[[tuple[Any, ...]], Any]
+    states: tuple[str, str, str]
+    split_pointer: Callable[[str], list[str]]
+    lookup: Callable[[Any, tuple[str, ...]], Any]
+
+
+HOOKS = NativeHooks(
+    pattern_matches,
+    pattern_property_matches,
+    native_atom_failure,
+    container_failure,
+    atom_value,
+    SchemaViolation,
+    make_progress,
+    (MISSING_STATE, ARRIVING, FINAL),
+    split_pointer,
+    lookup,
+)
+
+
+def native_table(root: Node) -> tuple[list[dict[str, Any]], list[Node], NativeHooks]:
+    """The rows for the Rust checker, the nodes in the same order (for the oracle), and the
+    callables it calls back (`HOOKS`)."""
     nodes = [root]
     index = {id(root): 0}
     i = 0
@@ -87,7 +127,7 @@ def native_table(root: Node) -> tuple[list[dict[str, Any]], list[Node]]:
                 index[id(sub)] = len(nodes)
                 nodes.append(sub)
         i += 1
-    return [_row(node, index) for node in nodes], nodes
+    return [_row(node, index) for node in nodes], nodes, HOOKS
 
 
 def _evaluated(evaluated: Evaluated, index: dict[int, int]) -> dict[str, Any]:

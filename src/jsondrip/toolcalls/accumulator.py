@@ -29,8 +29,11 @@ import math
 import time
 from typing import Any, Callable
 
-from .. import JSONDecodeError, Parser, Schema, SchemaViolation, loads
+from .. import _engine
+from .._errors import JSONDecodeError
+from .._loads import loads
 from ..schema.tools import provider_tool_names
+from ..schema.violation import SchemaViolation
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
 from .calls import CallState, CallTable
@@ -75,8 +78,9 @@ class ToolCallAccumulator:
     `too large` error and its text is dropped. `idle_timeout`: seconds a call may wait for its
     next fragment (None: forever). `clock`: the time source, in seconds.
 
-    The parsers are `jsondrip.Parser()` in stable mode, on the default backend (the
-    `JSONDRIP_BACKEND` environment variable picks another, as for every `Parser`).
+    Each call's arguments are parsed as by `jsondrip.Parser()`: in stable mode, on the
+    default backend (the `JSONDRIP_BACKEND` environment variable picks another, as for every
+    `Parser`).
 
     `tools`: the tool definitions given to the API (any SDK's shape, see `Schema.from_tools`).
     Each call is then checked against its tool's schema as it streams; a name not among them,
@@ -113,9 +117,9 @@ class ToolCallAccumulator:
         self._table = CallTable(
             [],
             max_arguments_size=max_arguments_size,
-            parser_factory=Parser,
+            parser_factory=_new_engine,
             clock=clock,
-            schemas=None if tools is None else Schema.from_tools(tools),
+            schemas=None if tools is None else _schemas(tools),
             unchecked=frozenset() if tools is None else provider_tool_names(tools),
         )
         self._handler: FormatHandler | None = None
@@ -165,7 +169,7 @@ class ToolCallAccumulator:
             now = self._clock()
             if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.chunk(data, now)  # the common event in one native call
+                    delta = lane.take(data, now)  # the common event in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error)
                 if delta is not None:
@@ -245,7 +249,7 @@ class ToolCallAccumulator:
             now = self._clock()
             if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.chunk(data, now)  # one whole line, in one native call
+                    delta = lane.take(data, now)  # one whole line, in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
                     self._lines.number += 1  # the line was read (`count_one`, inline)
                     return self._lane_failed(lane, error)
@@ -299,7 +303,7 @@ class ToolCallAccumulator:
             now = self._clock()
             if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.event(event, now)  # the common event in one native call
+                    delta = lane.take(event, now)  # the common event in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error)
                 if delta is not None:
@@ -377,7 +381,7 @@ class ToolCallAccumulator:
     def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
         """The parser refused the fragment the lane took: what `CallTable.append` does then."""
         self._lane = self._line_lane = self._dict_lane = None
-        self._table.feed_failed(self._lane_state, lane.failed_fragment(), error)  # type: ignore[arg-type]
+        self._table.feed_failed(self._lane_state, lane.failed, error)  # type: ignore[arg-type]
         return self._drain()
 
     def _dispatch(self, event: dict[str, Any]) -> None:
@@ -450,6 +454,18 @@ class ToolCallAccumulator:
             f"<ToolCallAccumulator format={self.format!r} calls={len(self._table.calls)}"
             f"{' ended by ' + self._ended if self._ended else ''}>"
         )
+
+
+def _new_engine(schema: Any = None) -> _engine.Engine:
+    """A call's engine: stable mode, the default backend, checking `schema` if given."""
+    return _engine.default_engine(_engine.EngineOptions(schema=schema))
+
+
+def _schemas(tools: Any) -> dict[str, Any]:
+    """Each tool's name and compiled `Schema`."""
+    from ..schema.schema import Schema
+
+    return Schema.from_tools(tools)
 
 
 def _short(event: dict[str, Any]) -> str:

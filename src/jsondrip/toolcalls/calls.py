@@ -5,7 +5,8 @@ module does the rest, the same for every provider:
 
 - `start` makes a `ToolCall`; `announce` emits `ToolCallStarted` once.
 - `append` records the raw text (bounded by `max_arguments_size`), strips a markdown fence,
-  feeds a stable-mode `jsondrip.Parser` and emits `ToolCallDelta` with the live preview.
+  feeds the call's stable-mode engine (`jsondrip._engine.Engine`, the contract `Parser` is the
+  public face of) and emits `ToolCallDelta` with the live preview.
   A fragment that proves the text can never be valid JSON (or, with a schema, can never be
   accepted) gets its delta, whose changes still rebuild the preview (refused.py), and ends
   the call at once (`ToolCallDone`, `complete=False`, the positioned error): waiting for the
@@ -33,12 +34,19 @@ from __future__ import annotations
 import json
 import math
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .. import MISSING, Change, JSONDecodeError, Parser, Schema, SchemaViolation
+from .._changes import Change
+from .._engine import Engine
+from .._errors import JSONDecodeError
+from .._missing import MISSING
+from ..schema.violation import SchemaViolation
 from .events import LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .fences import FenceStripper
 from .refused import refused_changes
+
+if TYPE_CHECKING:
+    from ..schema.schema import Schema
 
 __all__ = ["INCOMPLETE", "TRUNCATION_REASONS", "CallState", "CallTable", "dump_arguments"]
 
@@ -62,7 +70,8 @@ def dump_arguments(value: Any) -> str:
 
 
 class CallState:
-    """A call's private working state: its parser, fence stripper, size and clock."""
+    """A call's private working state: its parser (an engine), fence stripper, size and
+    clock."""
 
     __slots__ = (
         "announced",
@@ -77,9 +86,9 @@ class CallState:
         "size",
     )
 
-    def __init__(self, call: ToolCall, parser: Parser, now: float) -> None:
+    def __init__(self, call: ToolCall, parser: Engine, now: float) -> None:
         self.call = call
-        self.parser: Parser | None = parser
+        self.parser: Engine | None = parser
         self.fence: FenceStripper | None = None
         self.size = 0  # characters received
         self.content = False  # a non-blank character reached the parser
@@ -102,7 +111,7 @@ class CallTable:
         events: list[Any],
         *,
         max_arguments_size: int | None,
-        parser_factory: Callable[..., Parser],
+        parser_factory: Callable[..., Engine],
         clock: Callable[[], float],
         schemas: dict[str, Schema] | None = None,
         unchecked: frozenset[str] = frozenset(),
@@ -177,7 +186,7 @@ class CallTable:
         if state.content and state.fence is None:  # the hot path, once content has begun
             try:
                 # made into `Change`s only if the delta's `changes` is read (events.py)
-                pending = parser._feed_pending(text)
+                pending = parser.feed_pending(text)
             except (JSONDecodeError, SchemaViolation) as error:
                 self.feed_failed(state, text, error)
                 return
@@ -188,7 +197,8 @@ class CallTable:
             try:
                 refusal = self._feed_first(state, parser, text, start)
             except SchemaViolation as violation:
-                refusal = f"schema: {violation}"
+                self._refused(state, text, f"schema: {violation}", violation=True)
+                return
             if refusal is not None:
                 self._refused(state, text, refusal)
                 return
@@ -204,16 +214,20 @@ class CallTable:
         """The parser refused the fragment `text` on the hot path or a lane (after the call
         took it): its delta, and the end of the call at once."""
         if isinstance(error, SchemaViolation):
-            self._refused(state, text, f"schema: {error}")
+            self._refused(state, text, f"schema: {error}", violation=True)
         else:
             self._refused(state, text, self._invalid(state, error.msg, error.pos))
 
-    def _refused(self, state: CallState, text: str, error: str) -> None:
+    def _refused(self, state: CallState, text: str, error: str, violation: bool = False) -> None:
         """The fragment `text`, already taken, proved the call wrong: emit its delta, whose
         changes take the last delta's preview to this one, and end the call with `error`
-        (`complete=False`, text and preview kept)."""
+        (`complete=False`, text and preview kept). After a schema `violation` the engine
+        shows no value (it broke the schema): the preview is the live value as the last
+        fragment left it, which for an object or array is the same container, grown in place
+        by this fragment too."""
         call = state.call
-        call.arguments = state.parser.value  # type: ignore[union-attr]
+        if not violation:
+            call.arguments = state.parser.value  # type: ignore[union-attr]
         state.changes.clear()
         before = call.raw[: state.size - len(text)]
         changes = refused_changes(
@@ -243,7 +257,7 @@ class CallTable:
         state.parser = self._parser_factory(schema=schema)
         return True
 
-    def _feed_first(self, state: CallState, parser: Parser, text: str, start: int) -> str | None:
+    def _feed_first(self, state: CallState, parser: Engine, text: str, start: int) -> str | None:
         """Feed a fragment while a fence may open or has opened, or before any content; the
         error if it proves the text invalid (a schema violation is raised)."""
         call = state.call
@@ -332,9 +346,8 @@ class CallTable:
                             call.index, call.id, call.name, "", call.arguments, tuple(closing)
                         )
                     )
-            except SchemaViolation as e:  # a keyword settled only at the end
-                call.arguments = parser.value
-                call.error = f"schema: {e}"
+            except SchemaViolation as e:  # a keyword settled only at the end (the preview
+                call.error = f"schema: {e}"  # stays: the engine shows no value after it)
             except JSONDecodeError as e:
                 call.arguments = parser.value  # close() adds nothing to a cut document
                 offset = fence.dropped if fence is not None else 0

@@ -10,8 +10,10 @@ from __future__ import annotations
 from types import MemberDescriptorType
 from typing import Any, Union
 
-from .. import MISSING, Change
+from .._changes import Change
+from .._engine import PENDING_TYPES
 from .._frozen import frozen_event
+from .._missing import MISSING
 from .._snapshot import frozen_copy
 
 __all__ = [
@@ -155,11 +157,6 @@ class ToolCallDelta:
         )
 
 
-DELTA_SLOTS = tuple(ToolCallDelta.__dict__.get(f) for f in ToolCallDelta.__dataclass_fields__)
-"""The slot descriptor of each `ToolCallDelta` field, in order (None on Python 3.9, which
-has no slotted dataclasses): how the native lane (toolcalls/lane.py) fills a delta."""
-
-
 class _Unfrozen:
     """`ToolCallDelta`'s slots without its frozen `__setattr__`: a delta under construction."""
 
@@ -181,7 +178,7 @@ def _fast_delta(
     preview: Any,
     changes: tuple[Change, ...],
 ) -> ToolCallDelta:
-    delta = _new(_Unfrozen)
+    delta = _Unfrozen()
     delta.index = index
     delta.id = id
     delta.name = name
@@ -201,25 +198,14 @@ def _fast_delta_works() -> bool:
     return type(made) is ToolCallDelta and made == ToolCallDelta(0, "id", "name", "{", {}, ())
 
 
-_new = object.__new__
 tool_call_delta = _fast_delta if _fast_delta_works() else ToolCallDelta
 """`ToolCallDelta(...)` at a quarter of the cost, for the accumulator's hot path: a frozen
 dataclass's `__init__` sets each field through `object.__setattr__`; this fills the same slots
 in an unfrozen twin and then makes it a `ToolCallDelta`, the same frozen instance."""
 
 
-def _pending_types() -> tuple[type, ...]:
-    from ..twin import PendingChanges
-
-    try:
-        from .._native import PendingChanges as NativePending
-    except ImportError:  # the pure install
-        return (PendingChanges,)
-    return (PendingChanges, NativePending)
-
-
 def _lazy_changes() -> bool:
-    """Make `ToolCallDelta.changes` read a parser's pending changes (`Parser._feed_pending`)
+    """Make `ToolCallDelta.changes` read an engine's pending changes (`Engine.feed_pending`)
     as a tuple of `Change`s when first read, and keep that tuple. The slot holds either; the
     field, its type, `==`, `hash`, `repr` and pickling are as before (they read it through
     this). False where the dataclass has no slots (Python 3.9): deltas get tuples."""
@@ -227,7 +213,7 @@ def _lazy_changes() -> bool:
     if type(slot) is not MemberDescriptorType or tool_call_delta is ToolCallDelta:
         return False
     read, write = slot.__get__, slot.__set__
-    pending = _pending_types()
+    pending = PENDING_TYPES
 
     def changes(self: ToolCallDelta) -> tuple[Change, ...]:
         value = read(self)
@@ -242,7 +228,7 @@ def _lazy_changes() -> bool:
 
 
 LAZY_CHANGES = _lazy_changes()
-"""True: `tool_call_delta` may be given a parser's pending changes for `changes`."""
+"""True: `tool_call_delta` may be given an engine's pending changes for `changes`."""
 
 
 @frozen_event

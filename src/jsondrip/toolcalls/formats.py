@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable
 
-from .. import loads
+from .._loads import loads
 from .calls import CallState, CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .shortcut import EnvelopeShortcut

@@ -1,10 +1,13 @@
-"""The native lane: the common argument-fragment event in one native call.
+"""The lane: the common argument-fragment event in one Python frame.
 
 Most events of a tool-call stream are the same envelope around the next fragment of the call
-that had the last one. The long way takes such an event through `EnvelopeShortcut.match_chunk`
-(the native envelope check), the format's `take` and `CallTable.append`: a few Python frames
-around three native calls. A `jsondrip._native.FragmentLane` (rust/python/lane.rs) does the
-same in one call, from the SSE chunk (or JSON line) to the `ToolCallDelta`.
+that had the last one. The long way takes such an event through `EnvelopeShortcut.match_chunk`,
+the format's `take` and `CallTable.append`: a few Python frames around the native calls. A
+`Lane` does what they do for that event in one frame: its matcher reads the fragment out of the
+event (a `ChunkMatcher` for SSE chunks and JSON lines, native or twin; a native `DictMatcher`
+for boto3's dicts), then exactly what `CallTable.append` does on its hot path: the call's
+clock, size and raw text, the engine's `feed_pending` (the contract's lazy change events), the
+preview, and the `ToolCallDelta`.
 
 A lane is *armed* by the accumulator after an event went the long way and left the call on the
 hot path: `arm` makes one only when the long way would do for the next such event exactly what
@@ -12,68 +15,115 @@ the lane does, that is when
 
 - the format's `lane_target(route)` names the call that the shortcut's route feeds, and says
   that its `take` would only append the fragment (no response to begin, no other work);
-- the call is announced, not finished, its content has begun, no fence is open, and its
-  parser is a native one;
-- the shortcut knows the chunk's frame (a native `ChunkMatcher`), and the running Python has
-  slotted dataclasses (3.10+), so that a delta can be filled natively (`DeltaLayout`).
+- the call is announced, not finished, its content has begun, no fence is open;
+- the shortcut knows the event's frame (a `ChunkMatcher`, or for dicts a `DictMatcher`).
 
 It stays right while only lane events happen: those change nothing the conditions read but
 the call's own text, size and clock, which the lane keeps as the long way does. So the
 accumulator *disarms* it before anything else can happen: any event that goes the long way,
-the clock ending calls (`expire`), `finish()` and `abort()`. A chunk the lane does not match,
-an empty fragment or one that would pass `max_arguments_size` returns None before anything
-changed, and takes the long way. A fragment the parser refuses raises after the call took it,
-as on the long way, and `CallTable.feed_failed` finishes what `append` would have done.
+the clock ending calls (`expire`), `finish()` and `abort()`. An event the matcher does not
+know, an empty fragment or one that would pass `max_arguments_size` returns None before
+anything changed, and takes the long way. A fragment the engine refuses raises after the call
+took it, as on the long way (`failed` keeps it), and `CallTable.feed_failed` finishes what
+`append` would have done.
 
-The python backend never arms a lane: the long way is the lane's twin, and
-`tests/toolcalls/test_lane.py` checks that the two give the same events.
+`tests/toolcalls/test_lane.py` checks, on both backends, that every call returns the same
+events with lanes and without (`ENABLED = False`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._backends import _native
+from .. import _engine
+from .._errors import JSONDecodeError
+from ..schema.violation import SchemaViolation
 from .calls import CallState, CallTable
-from .events import DELTA_SLOTS, LAZY_CHANGES, ToolCallDelta
+from .events import LAZY_CHANGES, tool_call_delta
 
-__all__ = ["LAYOUT", "arm", "dict_matcher"]
+__all__ = ["ENABLED", "Lane", "arm", "dict_matcher"]
 
-
-def _layout() -> Any:
-    """How the native lane fills a `ToolCallDelta`, or None where it cannot."""
-    if _native is None or not LAZY_CHANGES:
-        return None
-    try:
-        return _native.DeltaLayout(ToolCallDelta, list(DELTA_SLOTS))
-    except TypeError:  # no slots (Python 3.9), or not plain object slots
-        return None
+ENABLED = True
+"""False: no lane is ever armed (every event goes the long way), for the tests' comparison."""
 
 
-LAYOUT = _layout()
+class Lane:
+    """One call's fast way for events its `matcher` knows (see the module)."""
+
+    __slots__ = (
+        "call",
+        "engine",
+        "failed",
+        "feed",
+        "fragment_of",
+        "limit",
+        "parts",
+        "size",
+        "state",
+    )
+
+    def __init__(self, table: CallTable, state: CallState, matcher: Any) -> None:
+        engine: Any = state.parser
+        self.fragment_of = matcher.fragment
+        self.state = state
+        self.call = state.call
+        self.parts = state.call._parts
+        self.engine = engine
+        self.feed = engine.feed_pending
+        self.size = state.size
+        self.limit = table.limit
+        self.failed: str | None = None  # the fragment the engine refused
+
+    def take(self, event: Any, now: float) -> Any:
+        """The event's `ToolCallDelta`, or None (nothing changed) when the long way must read
+        it. `now` is the accumulator's clock reading. A fragment the engine refuses raises its
+        error after the call took it, as the long way's do; `failed` then holds it."""
+        fragment = self.fragment_of(event)
+        if not fragment:
+            return None
+        size = self.size + len(fragment)
+        if size > self.limit:
+            return None
+        state = self.state
+        state.last_active = now
+        state.size = self.size = size
+        self.parts.append(fragment)
+        try:
+            pending = self.feed(fragment)
+        except (JSONDecodeError, SchemaViolation):
+            self.failed = fragment
+            raise
+        call = self.call
+        preview = call.arguments = self.engine.value
+        if pending is None:
+            pending = ()
+        elif not LAZY_CHANGES:
+            pending = pending.build()
+        return tool_call_delta(call.index, call.id, call.name, fragment, preview, pending)
 
 
-def arm(table: CallTable, state: CallState | None, matcher: Any) -> Any:
-    """A lane for the call `state` through chunks framed as `matcher`'s, or None when the
+def arm(table: CallTable, state: CallState | None, matcher: Any) -> Lane | None:
+    """A lane for the call `state` through events framed as `matcher`'s, or None when the
     long way must go on reading them (see the module)."""
-    if state is None or LAYOUT is None:
-        return None
-    parser = state.parser
     if (
-        parser is None
-        or parser.backend != "native"
+        not ENABLED
+        or state is None
+        or matcher is None
+        or state.parser is None
         or state.call.finished
         or not state.content
         or state.fence is not None
         or not state.announced
     ):
         return None
-    return _native.FragmentLane(matcher, parser, LAYOUT, state, state.size, table.limit)
+    return Lane(table, state, matcher)
 
 
 def dict_matcher(event: dict[str, Any], path: tuple[str, ...], ignored: tuple[str, ...]) -> Any:
     """The check of events (dicts) shaped as `event`, whose fragment is the str at `path`;
-    None where no lane can be armed. TypeError if `event` holds more than dicts and scalars."""
-    if LAYOUT is None or not path:
+    None where no lane can be armed (no native helpers). TypeError if `event` holds more than
+    dicts and scalars."""
+    native = _engine.envelope()
+    if native is None or not path:
         return None
-    return _native.DictMatcher(event, list(path), list(ignored))
+    return native.DictMatcher(event, list(path), list(ignored))

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .. import MISSING, Change, Parser
-from .._changes import escape_token
+from .._changes import Change, escape_token
+from .._engine import Engine
+from .._missing import MISSING
 from .fences import FenceStripper
 
 __all__ = ["changes_between", "refused_changes"]
 
 
 def refused_changes(
-    parser_factory: Callable[[], Parser], before: str, fenced: bool, preview: Any
+    parser_factory: Callable[[], Engine], before: str, fenced: bool, preview: Any
 ) -> tuple[Change, ...]:
     """The changes that take the value of the argument text `before` (read as the call read
     it: through a fence stripper if `fenced`) to `preview`, the value the parser left."""

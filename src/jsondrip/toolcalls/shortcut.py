@@ -52,8 +52,7 @@ from json.decoder import scanstring  # type: ignore[attr-defined]  # not in type
 from json.scanner import make_scanner
 from typing import Any, Callable
 
-from .. import _backends
-from .._backends import _native
+from .. import _engine
 
 __all__ = ["FRAGMENT", "IGNORED", "ChunkMatcher", "EnvelopeShortcut", "count_value"]
 
@@ -352,9 +351,10 @@ class ChunkMatcher:
 
 def _chunk_matcher(prefix: str, middle: str | None, suffix: str) -> Any:
     """The backend's `ChunkMatcher`: the native one when parsers run native."""
-    if _native is not None and _backends.resolve(None, streaming=True) == "native":
+    native = _engine.envelope()
+    if native is not None:
         try:
-            return _native.ChunkMatcher(prefix, middle, suffix)
+            return native.ChunkMatcher(prefix, middle, suffix)
         except UnicodeEncodeError:  # a lone surrogate (text fed as str): the twin keeps it
             pass
     return ChunkMatcher(prefix, middle, suffix)

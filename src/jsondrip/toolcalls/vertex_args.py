@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _backends
-from .._backends import _native
+from .. import _engine
 from .partial_args import PartialArgsWriter
 from .shortcut import ChunkMatcher
 
@@ -24,9 +23,8 @@ __all__ = ["VertexArgs"]
 
 def _native_writer() -> Any:
     """The native writer when parsers run native, else None."""
-    if _native is not None and _backends.resolve(None, streaming=True) == "native":
-        return _native.PartialArgs()
-    return None
+    native = _engine.envelope()
+    return None if native is None else native.PartialArgs()
 
 
 class VertexArgs:
@@ -60,11 +58,11 @@ class VertexArgs:
 
     def whole(self, args: dict[str, Any]) -> str:
         """The text of members sent whole (`args` beside `willContinue`)."""
-        was_native = self.native is not None
+        native = None if self.native is None else type(self.native)
         text = self._twin().whole(args)
-        if was_native:
+        if native is not None:
             try:  # back to the native writer, unless a key is one it cannot hold
-                self.native = _native.PartialArgs.from_state(self.python.state())  # type: ignore[union-attr]
+                self.native = native.from_state(self.python.state())  # type: ignore[union-attr]
                 self.python = None
             except ValueError:  # UnicodeEncodeError: a lone surrogate
                 pass

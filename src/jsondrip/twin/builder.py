@@ -11,7 +11,7 @@ the whole string at every flush): it is `stale` until `refresh_string` or its en
 
 Numbers and literals arrive as their text and become Python values here, within the
 interpreter's limit on integer digits (the one place the twin applies it; `_loads.py` asks
-`digit_limit` too).
+`_dialect.digit_limit` too).
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 import copy
 import functools
 import math
-import sys
 from typing import Any
 
 from .._changes import Change, escape_token
+from .._dialect import digit_limit
 from .._missing import MISSING
 
 # Change((op, path, value)) without NamedTuple.__new__'s Python frame (it does the same).
@@ -53,13 +53,6 @@ class Invalid(Exception):
         self.msg = msg
 
 
-def digit_limit() -> int:
-    """sys.get_int_max_str_digits(), read at each use (a program may change it); 0: no limit
-    (before Python 3.11)."""
-    get = getattr(sys, "get_int_max_str_digits", None)
-    return get() if get is not None else 0
-
-
 def atom_value(kind: int, text: str) -> Any:
     """The Python value json.loads gives for a complete number or literal."""
     if kind is ATOM_INT:
@@ -78,6 +71,10 @@ def atom_value(kind: int, text: str) -> Any:
     return LITERAL_VALUES[text]
 
 
+MAX_KEY_LEN = 64
+"""Keys up to this many characters are kept to be reused (rust/python/keys.rs has the same)."""
+
+
 class Builder:
     """The value under construction and the stack of containers still open."""
 
@@ -85,6 +82,7 @@ class Builder:
         "changes",
         "containers",
         "key",
+        "keys",
         "open_path",
         "open_text",
         "recorded",
@@ -103,6 +101,9 @@ class Builder:
         # joined only when a change is recorded, so memory stays linear in the depth.
         self.segments: list[str | int | None] = []
         self.key: str | None = None
+        # Each key once: equal keys of different objects are one str, as json.loads gives
+        # them (CPython's test_keys_reuse) and the native builder's key cache does (keys.rs).
+        self.keys: dict[str, str] = {}
         self.string_shown = False
         self.open_text = ""  # the open string as shown; grown in place (see `string`)
         # Change mode: the open string's text recorded as changes since, not yet in its slot
@@ -184,6 +185,8 @@ class Builder:
 
     def set_key(self, key: str) -> None:
         """A complete key; its property appears when its value does."""
+        if len(key) <= MAX_KEY_LEN:  # longer keys seldom repeat (keys.rs: MAX_KEY_LEN)
+            key = self.keys.setdefault(key, key)
         self.key = key
 
     def string(self, text: str, complete: bool) -> None:

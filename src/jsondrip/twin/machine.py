@@ -27,7 +27,7 @@ PyPy's decoder instead (`PyPyErrors`, twin/pypy.py): its words, positions and qu
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
 from .errors import Dialect, ErrorKind, MachineError
@@ -214,11 +214,9 @@ class Machine:
         self.literal = ""
         self.literal_len = 0
         self.escaped = False  # the string has had a backslash (PyPy's positions depend on it)
+        # PyPy's dialect (`dialect.pypy`): its errors, set by the engine (stream.py), which
+        # makes them from this machine (twin/pypy.py reads this module's states).
         self.pypy: PyPyErrors | None = None
-        if dialect.pypy:
-            from .pypy import PyPyErrors  # it reads this module's states
-
-            self.pypy = PyPyErrors(self)
 
     # -- transitions shared by many states ---------------------------------------------------
 
@@ -635,9 +633,18 @@ class Machine:
     def done(self) -> bool:
         return self.state == DONE
 
-    def debug_state(self) -> tuple[str, str | None, int]:
-        """Where the machine is, for debugging and for the differential tests: the state's
-        name, the number's sub-state while in a number (else None), the open containers.
-        Twin of `Machine::debug_state` (the same names)."""
-        number = NUMBER_NAMES[self.number_state] if self.state == NUMBER else None
-        return STATE_NAMES[self.state], number, len(self.stack)
+    def debug_state(self) -> dict[str, Any]:
+        """Where the machine is, for debugging and for the differential tests: a dict of the
+        fields of `Machine::debug_state` (rust/core/machine.rs `DebugState`), by name."""
+        state = self.state
+        return {
+            "state": STATE_NAMES[state],
+            "number": NUMBER_NAMES[self.number_state] if state == NUMBER else None,
+            "stack": "".join("{" if obj else "[" for obj in self.stack),
+            "in_key": state in IN_STRING and self.in_key,
+            "literal": self.literal_len if state == LITERAL else None,
+            "hex": len(self.hex) if state == UNICODE else None,
+            "high": self.high,
+            "line": self.line,
+            "offset": self.offset,
+        }

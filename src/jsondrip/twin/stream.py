@@ -20,6 +20,7 @@ from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
 from .errors import Dialect, ErrorKind, MachineError
 from .machine import Machine
+from .pypy import PyPyErrors
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 RUNNING = Dialect(*DIALECT, pypy=PYPY_DECODER)
@@ -73,23 +74,21 @@ class PythonEngine:
         "take",
     )
 
-    def __init__(
-        self,
-        *,
-        mode: str,
-        max_depth: int,
-        max_size: int | None,
-        dialect: tuple[bool, bool] | None = None,
-    ) -> None:
+    def __init__(self, options: Any) -> None:
+        """`options`: a `jsondrip._engine.EngineOptions` (its mode, max_depth, max_size and
+        dialect; the schema is `CheckedEngine`'s)."""
+        dialect = RUNNING if options.dialect is None else Dialect(*options.dialect)
         self.builder = Builder()
         self.machine = Machine(
             self.builder,
-            jiter_mode=mode == "jiter",
-            max_depth=max_depth,
-            dialect=RUNNING if dialect is None else Dialect(*dialect),
+            jiter_mode=options.mode == "jiter",
+            max_depth=options.max_depth,
+            dialect=dialect,
         )
+        if dialect.pypy:
+            self.machine.pypy = PyPyErrors(self.machine)
         self.last = ""  # the last fragment read, for an error's `doc`
-        self.max_size = max_size
+        max_size = self.max_size = options.max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
         self.error: Exception | None = None  # the parser stays failed after any error
         self.closed = False
@@ -135,10 +134,14 @@ class PythonEngine:
         """True once a complete document has been read."""
         return self.machine.done
 
-    def debug_state(self) -> tuple[str, str | None, int]:
-        """Where the machine is, for debugging: (state name, number sub-state name while in
-        a number else None, open containers); the native engine gives the same."""
+    def debug_state(self) -> dict[str, Any]:
+        """The machine's state as a dict (`Machine.debug_state`); the native engine gives the
+        same."""
         return self.machine.debug_state()
+
+    def progress(self, path: str | None = None) -> Any:
+        """The typed view needs a schema: this engine has none (`CheckedEngine` has)."""
+        raise ValueError("progress() needs a Parser made with schema=...")
 
     def _raise(
         self,

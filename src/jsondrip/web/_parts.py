@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import MISSING
+from .._missing import MISSING
 
 
 def call_id(index: int, id: str | None) -> str:

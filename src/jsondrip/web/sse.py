@@ -24,7 +24,7 @@ import threading
 from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any
 
-from .. import MISSING
+from .._missing import MISSING
 from ..toolcalls import (
     ReasoningDelta,
     StreamDone,
