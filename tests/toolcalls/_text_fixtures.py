@@ -250,7 +250,7 @@ case(
     "qwen3-coder",
     "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n"
     "<parameter=days>\nthree\n</parameter>\n</function>\n</tool_call>",
-    (Call("get_weather", {"city": "Paris", "days": "three"}, "schema: /days"),),
+    (Call("get_weather", error="schema: /days: expected integer, got a string"),),
     tools=TOOLS,
 )
 case(

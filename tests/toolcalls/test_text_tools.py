@@ -73,7 +73,10 @@ def check(case: Case, acc: ToolCallAccumulator, events: list[Any]) -> None:
     assert [c.name for c in calls] == [c.name for c in case.calls]
     for got, want in zip(calls, case.calls):
         assert got.id == want.id
-        if want.arguments is MISSING:
+        if (want.error or "").startswith("schema"):
+            pass  # the engine shows no value past a violation: the preview is the last
+            # fragment's before it, which depends on the cut (the error says what broke)
+        elif want.arguments is MISSING:
             assert got.arguments is MISSING
         else:
             assert got.arguments == want.arguments
