@@ -209,9 +209,11 @@ def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> No
         "close_changes",
         "debug_state",
         "done",
+        "end",
         "feed",
         "feed_changes",
         "feed_pending",
+        "open_depth",
         "progress",
         "value",
     ]

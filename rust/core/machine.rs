@@ -306,6 +306,12 @@ pub struct Machine {
     literal: &'static [u8],
     literal_value: Atom<'static>,
     literal_len: usize,
+    /// Stop at the end of the document (`set_stop_at_end`) instead of failing on what
+    /// follows it.
+    stop_at_end: bool,
+    /// Where the document ended in the fragment being read: the byte index of the first
+    /// character after it that is not whitespace (the machine read no further).
+    pub(crate) end: Option<usize>,
 }
 
 type Step = Result<State, Halt>;
@@ -342,7 +348,27 @@ impl Machine {
             literal: b"",
             literal_value: Atom::Null,
             literal_len: 0,
+            stop_at_end: false,
+            end: None,
         }
+    }
+
+    /// Once the document is complete, the first character after it that is not whitespace
+    /// ends the reading (`end` says where) instead of being "Extra data": the text that
+    /// follows a document (a model's prose, the next document) is the caller's.
+    pub fn set_stop_at_end(&mut self) {
+        self.stop_at_end = true;
+    }
+
+    /// How many values along the live value's last path are still arriving: the open
+    /// containers, and the string (or, in jiter mode, the number) shown at the end of them.
+    /// Every value shown off that path, and deeper on it, is complete.
+    pub fn open_depth(&self) -> usize {
+        let open_scalar = (self.state.in_string() && !self.in_key)
+            || (self.state == State::Number
+                && self.mode == Mode::Jiter
+                && self.number_state.accepting());
+        self.stack.len() + usize::from(open_scalar)
     }
 
     pub fn done(&self) -> bool {
@@ -604,7 +630,9 @@ impl Machine {
         if let Mark::Byte(_) = self.comma_line_start {
             self.comma_line_start = Mark::Char(self.resolve(self.comma_line_start, chunk));
         }
-        self.offset += count_chars(chunk);
+        // Stopped at the document's end: only what it read counts.
+        let read = self.end.map_or(chunk, |end| &chunk[..end]);
+        self.offset += count_chars(read);
         result.map_err(|halt| self.positioned(halt))?;
         self.flush(sink).map_err(|halt| self.positioned(halt))
     }
@@ -710,6 +738,10 @@ impl Machine {
                 }
                 i += 1;
                 continue;
+            }
+            if *state == State::Done && self.stop_at_end {
+                self.end = Some(i);
+                return Ok(n);
             }
             *state = self.structure_step(*state, b, i, chunk, sink)?;
             i += 1;

@@ -199,3 +199,85 @@ fn the_state_is_exposed_after_every_fragment() {
         );
     }
 }
+
+/// What a stream stopping at its document's end read: where it ended (position, line,
+/// column), the value, and how closing went.
+struct Stopped {
+    end: Option<(u64, u64, u64)>,
+    value: Option<Value>,
+    closed: Result<(), Failure>,
+}
+
+/// Feeds `chunks` to a stream stopping at its document's end, then closes it.
+fn stopping(chunks: &[&str]) -> Stopped {
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    stream.set_stop_at_end();
+    let mut sink = ValueBuilder::default();
+    for chunk in chunks {
+        stream
+            .feed_bytes(chunk.as_bytes(), &mut sink)
+            .expect("valid");
+    }
+    let closed = stream.close(&mut sink);
+    Stopped {
+        end: stream.end(),
+        value: sink.root,
+        closed,
+    }
+}
+
+#[test]
+fn a_stream_stopping_at_the_end_of_its_document_reads_nothing_after_it() {
+    let object = Some(Value::Object(vec![(b"a".to_vec(), int("1"))]));
+    // the first character after the document that is not whitespace: where it ended
+    let read = stopping(&["{\"a\": 1}  \n", "x {\"b\""]);
+    assert_eq!((read.end, &read.value), (Some((11, 2, 1)), &object));
+    assert!(read.closed.is_ok());
+    let read = stopping(&["{\"a\":\n 1}  \n", "  x"]);
+    assert_eq!(read.end, Some((14, 3, 3)));
+    let read = stopping(&["{\"a\": 1}{\"b\": 2}"]);
+    assert_eq!((read.end, read.value), (Some((8, 1, 9)), object));
+    // a top-level number ends at the character after it, a literal at its last letter
+    let read = stopping(&["12", "3 ", "é"]);
+    assert_eq!((read.end, read.value), (Some((4, 1, 5)), Some(int("123"))));
+    let read = stopping(&["nullnull"]);
+    assert_eq!((read.end, read.value), (Some((4, 1, 5)), Some(Value::Null)));
+    // no end yet: the document is complete at close, or cut short
+    assert_eq!(stopping(&["[1] "]).end, None);
+    assert!(stopping(&["[1, "]).closed.is_err());
+}
+
+#[test]
+fn the_bytes_after_the_end_are_not_the_streams() {
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    stream.set_stop_at_end();
+    let mut sink = ValueBuilder::default();
+    // an invalid byte, and a character cut short, after the document: not read
+    stream.feed_bytes(b"[1] x\xff", &mut sink).unwrap();
+    assert_eq!(stream.end(), Some((4, 1, 5)));
+    stream.feed_bytes(b"\xc3", &mut sink).unwrap();
+    assert!(stream.close(&mut sink).is_ok());
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    stream.set_stop_at_end();
+    stream.feed_bytes(b"[1] \xc3", &mut sink).unwrap();
+    stream.feed_bytes(b"\xa9", &mut sink).unwrap();
+    assert_eq!(stream.end(), Some((4, 1, 5)));
+}
+
+#[test]
+fn open_depth_counts_the_values_still_arriving_on_the_last_path() {
+    let depth = |text: &str, mode: Mode| {
+        let mut stream = Stream::new(mode, 1024, None);
+        let mut sink = ValueBuilder::default();
+        stream.feed_bytes(text.as_bytes(), &mut sink).unwrap();
+        stream.open_depth()
+    };
+    assert_eq!(depth("", Mode::Stable), 0);
+    assert_eq!(depth("{\"a\": [1, \"x", Mode::Stable), 3);
+    assert_eq!(depth("{\"a\": [1, 2", Mode::Stable), 2); // a number is not shown yet
+    assert_eq!(depth("{\"a\": [1, 2", Mode::Jiter), 3); // ... in jiter mode it is
+    assert_eq!(depth("{\"a\": [1, -", Mode::Jiter), 2);
+    assert_eq!(depth("{\"a\": [1], \"k", Mode::Stable), 1); // a key is not a value
+    assert_eq!(depth("\"ab", Mode::Stable), 1);
+    assert_eq!(depth("{\"a\": {}}", Mode::Stable), 0);
+}

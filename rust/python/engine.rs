@@ -153,6 +153,8 @@ pub struct NativeEngine {
     failed: Option<Failed>,
     /// With `schema=`: the check of the text each read accepted.
     schema: Option<Box<SchemaCheck>>,
+    /// `options.stop_at_end`: the stream stops at its document's end (`end`).
+    stop_at_end: bool,
 }
 
 impl NativeEngine {
@@ -230,6 +232,7 @@ impl NativeEngine {
         let max_depth: usize = options.getattr(intern!(py, "max_depth"))?.extract()?;
         let max_size: Option<u64> = options.getattr(intern!(py, "max_size"))?.extract()?;
         let dialect: Option<(bool, bool)> = options.getattr(intern!(py, "dialect"))?.extract()?;
+        let stop_at_end: bool = options.getattr(intern!(py, "stop_at_end"))?.extract()?;
         let schema = options.getattr(intern!(py, "schema"))?;
         let schema = if schema.is_none() {
             None
@@ -237,11 +240,16 @@ impl NativeEngine {
             let table = schema.call_method0(intern!(py, "native_table"))?;
             Some(Box::new(SchemaCheck::new(&table)?))
         };
+        let mut stream = Stream::with_dialect(mode, max_depth, max_size, dialect_of(py, dialect)?);
+        if stop_at_end {
+            stream.set_stop_at_end();
+        }
         Ok(NativeEngine {
-            stream: Stream::with_dialect(mode, max_depth, max_size, dialect_of(py, dialect)?),
+            stream,
             builder: Builder::new(),
             failed: None,
             schema,
+            stop_at_end,
         })
     }
 
@@ -328,6 +336,22 @@ impl NativeEngine {
         self.stream.done()
     }
 
+    /// With `options.stop_at_end`: where the document ended, once a fragment held its end
+    /// (the first character after it that is not whitespace: its position from the stream's
+    /// start, line and column), else None. Nothing after it is read.
+    #[getter]
+    fn end(&self) -> Option<(u64, u64, u64)> {
+        self.stream.end()
+    }
+
+    /// How many values along the live value's last path are still arriving (the open
+    /// containers, and the string or jiter-mode number shown at their end): every other
+    /// value shown is complete.
+    #[getter]
+    fn open_depth(&self) -> usize {
+        self.stream.open_depth()
+    }
+
     /// The machine's state as a dict (`rust/core/machine.rs` `DebugState`): `state`,
     /// `number` (the sub-state while in a number), `stack` (`{` and `[`, outermost first),
     /// `in_key`, `literal` and `hex` (characters read of a literal, of a `\u` escape),
@@ -350,7 +374,7 @@ impl NativeEngine {
 
     /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
     fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.end(py)?;
+        self.finish(py)?;
         self.value_of(py)
     }
 
@@ -358,7 +382,7 @@ impl NativeEngine {
     /// document made (say the `add` of a top-level number).
     fn close_changes(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         self.builder.changes = Some(Vec::new());
-        let ended = self.end(py);
+        let ended = self.finish(py);
         let changes = self.builder.changes.take().unwrap_or_default();
         ended?;
         Ok(PyList::new(py, changes)?.into_any().unbind())
@@ -367,7 +391,7 @@ impl NativeEngine {
 
 impl NativeEngine {
     /// Ends the stream (again: a closed stream stays closed), or raises why it cannot end.
-    fn end(&mut self, py: Python<'_>) -> PyResult<()> {
+    fn finish(&mut self, py: Python<'_>) -> PyResult<()> {
         if let Some(schema) = &self.schema {
             schema.check_failed(py)?;
         }
@@ -393,8 +417,13 @@ impl NativeEngine {
             return result.map_err(|failure| self.failed(py, failure));
         };
         // A str read whole is checked as it is; other chunks (bytes cut anywhere, a BOM, lone
-        // surrogates) through what the stream handed the machine.
-        let direct = chunk.cast::<PyString>().ok().and_then(|s| s.to_str().ok());
+        // surrogates), and any chunk of a stream that may stop inside it at its document's
+        // end, through what the stream handed the machine.
+        let direct = if self.stop_at_end {
+            None
+        } else {
+            chunk.cast::<PyString>().ok().and_then(|s| s.to_str().ok())
+        };
         let result = match direct {
             Some(text) => self
                 .stream

@@ -83,10 +83,13 @@ class EngineOptions:
     - `max_size`: the most characters the stream may have (None: no limit);
     - `schema`: a compiled `jsondrip.Schema` to check the stream against, or None;
     - `dialect`: json's dialect `(trailing_comma, escape_at_end_unterminated)` (`_dialect.py`),
-      None: the running interpreter's.
+      None: the running interpreter's;
+    - `stop_at_end`: once the document is complete, the first character after it that is not
+      whitespace ends the stream (`Engine.end` says where) instead of being "Extra data": the
+      text after a document (a model's prose, the next document) is the caller's.
     """
 
-    __slots__ = ("dialect", "max_depth", "max_size", "mode", "schema")
+    __slots__ = ("dialect", "max_depth", "max_size", "mode", "schema", "stop_at_end")
 
     def __init__(
         self,
@@ -95,8 +98,10 @@ class EngineOptions:
         max_size: int | None = None,
         schema: Any = None,
         dialect: tuple[bool, bool] | None = None,
+        stop_at_end: bool = False,
     ) -> None:
         self.mode = mode
+        self.stop_at_end = stop_at_end
         self.max_depth = max_depth
         self.max_size = max_size
         self.schema = schema
@@ -163,6 +168,20 @@ class Engine(Protocol):
     @property
     def done(self) -> bool:
         """True once a complete document has been read (more text may only be blanks)."""
+
+    @property
+    def end(self) -> tuple[int, int, int] | None:
+        """With `stop_at_end`: where the document ended, once a fragment held its end: the
+        first character after it that is not whitespace, as its position (characters from the
+        stream's start), line and column (1-based); None before (and without `stop_at_end`).
+        Nothing from there on is read: later feeds read nothing, `close` ends the document."""
+
+    @property
+    def open_depth(self) -> int:
+        """How many values along the live value's last path (the last member or element of
+        the last ... of the root) are still arriving: the open containers, and the string
+        (or, in jiter mode, the number) shown at their end. Every other value shown is
+        complete: what `watch=` reports as completed stands on this."""
 
     def close(self) -> Any:
         """End the stream: the final value, or the error that says why it is not one. A

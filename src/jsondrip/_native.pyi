@@ -46,6 +46,12 @@ class NativeEngine:
     @property
     def done(self) -> bool:
         """True once a complete document has been read."""
+    @property
+    def end(self) -> tuple[int, int, int] | None:
+        """With `stop_at_end`: where the document ended (position, line, column), else None."""
+    @property
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving."""
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete."""
     def debug_state(self) -> dict[str, Any]:

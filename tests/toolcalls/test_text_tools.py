@@ -561,3 +561,43 @@ def test_what_is_held_stays_short_whatever_the_text(make_acc: MakeAcc, case: Cas
             if reader is not None:
                 assert len(reader.held) <= MAX_MARKUP + 64, (case.id, len(reader.held))
         acc.finish()
+
+
+def test_text_tools_with_structured_output(make_acc: MakeAcc) -> None:
+    """`output=` reads the text outside the calls: a call written in the text, then a JSON
+    answer after it, at every chunking; the end of `feed_text` is the response's normal end."""
+    text = (
+        '<think>plan</think><tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>\n'
+        'Answer: {"answer": [42, "<tool>"]}'
+    )
+    for pieces in ([text], list(text), random_pieces(text, 7)):
+        acc = make_acc(text_tools="hermes", output=True)
+        events: list[Any] = []
+        for piece in pieces:
+            events += acc.feed_text(piece)
+        events += acc.finish()
+        assert [(c.name, c.arguments, c.complete) for c in acc.tool_calls] == [
+            ("f", {"a": 1}, True)
+        ]
+        done = [e for e in events if type(e).__name__ == "OutputDone"]
+        assert [(e.value, e.complete, e.error) for e in done] == [
+            ({"answer": [42, "<tool>"]}, True, None)
+        ]
+        text_out, reasoning = texts(events)
+        assert (text_out.get(0, ""), reasoning) == ("\nAnswer: ", "plan")
+
+
+def test_text_tools_with_structured_output_in_a_provider_stream(make_acc: MakeAcc) -> None:
+    """The choice's finish reason ends its text calls, then its output."""
+    acc = make_acc(format="openai-chat", text_tools="hermes", output=True)
+    events: list[Any] = []
+    for piece in ['<tool_call>\n{"name": "f", "arguments": {}}\n</tool', '_call>\n{"x": ', '"ab']:
+        events += acc.feed({"id": "c1", "choices": [{"index": 0, "delta": {"content": piece}}]})
+    events += acc.feed(
+        {"id": "c1", "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]}
+    )
+    events += acc.finish()
+    done = [e for e in events if type(e).__name__ == "OutputDone"]
+    assert [(e.value, e.complete) for e in done] == [({"x": "ab"}, False)]
+    assert done[0].error.startswith("truncated by the token limit ('length')")
+    assert [(c.name, c.complete) for c in acc.tool_calls] == [("f", True)]

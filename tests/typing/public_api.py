@@ -53,6 +53,19 @@ def changes(fragments: list[str]) -> Any:
     return jsondrip.apply_changes(doc, parser.close_changes())
 
 
+def documents(fragments: list[str]) -> list[Any]:
+    parser = Parser(multiple=True, watch=["/*", "/steps/*"])
+    for fragment in fragments:
+        parser.feed(fragment)
+        for path, _value in parser.completed:
+            assert_type(path, str)
+    output = jsondrip.OutputParser(watch="/*", multiple=True)
+    output.feed("".join(fragments))
+    assert_type(output.completed, list[tuple[str, Any]])
+    done: list[Any] = parser.close()
+    return done
+
+
 def errors(text: str) -> str:
     try:
         jsondrip.parse_partial(text, final=True)

@@ -17,14 +17,14 @@ class Schema:
     the message) when the schema cannot be compiled. docs/schema.md lists the keywords.
     """
 
-    __slots__ = ("adapter", "field_adapters", "json_schema", "model", "native", "root")
+    __slots__ = ("adapter", "json_schema", "model", "native", "partial_plan", "root")
 
     def __init__(self, json_schema: Any) -> None:
         self.json_schema = json_schema
         self.root: Node = compile_schema(json_schema)
         self.model: Any = None  # the pydantic type, for Schema.from_model
         self.adapter: Any = None
-        self.field_adapters: dict[str, Any] = {}  # partial(): a TypeAdapter per model field
+        self.partial_plan: Any = None  # partial(): how the model shows a value (models.py)
         self.native: Any = None  # the node table for the native checker, made on first use
 
     def native_table(self) -> Any:

@@ -13,6 +13,8 @@ content), in the markup of its family (`toolcalls.text`).
 from .accumulator import ToolCallAccumulator
 from .events import (
     Event,
+    OutputDelta,
+    OutputDone,
     ReasoningDelta,
     StreamDone,
     TextDelta,
@@ -24,6 +26,8 @@ from .events import (
 
 __all__ = [
     "Event",
+    "OutputDelta",
+    "OutputDone",
     "ReasoningDelta",
     "StreamDone",
     "TextDelta",

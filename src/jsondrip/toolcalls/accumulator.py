@@ -47,6 +47,8 @@ from .lines import LineSplitter
 from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
+from .output import ABORTED as OUTPUT_ABORTED
+from .output import OutputTable
 from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
 from .text import canonical_family, reader_factory
@@ -94,6 +96,15 @@ class ToolCallAccumulator:
     `"llama3-json"`, `"pythonic"`, `"deepseek"`, `"kimi-k2"`, `"glm-4.5"`, `"harmony"`, or
     `"auto"` (the family told by its first marker). The text given to `feed_text`, or the text
     content of a provider's stream, then yields calls like any provider's (docs/toolcalls.md).
+
+    `output`: read each choice's text as structured output (`True`, or its schema: a
+    `Schema`, a JSON Schema dict or a pydantic model; or a function that makes the
+    `OutputParser`, for its other options: `lambda: OutputParser(Model, multiple=True)`):
+    an `OutputParser` per choice finds the document in the text; its changes come as
+    `OutputDelta`, its end as one `OutputDone` per choice and response, complete only if the
+    document is complete and valid and the provider ended the response normally
+    (docs/output.md). The text around the document is `TextDelta`, its reasoning blocks
+    `ReasoningDelta`. With `text_tools` too, the text outside the calls is what it reads.
     """
 
     def __init__(
@@ -104,6 +115,7 @@ class ToolCallAccumulator:
         clock: Callable[[], float] = time.monotonic,
         tools: Any = None,
         text_tools: str | None = None,
+        output: Any = None,
     ) -> None:
         if max_arguments_size is not None and max_arguments_size < 0:
             raise ValueError("max_arguments_size must be None or at least 0")
@@ -122,6 +134,8 @@ class ToolCallAccumulator:
             schemas=None if tools is None else _schemas(tools),
             unchecked=frozenset() if tools is None else provider_tool_names(tools),
         )
+        if output is not None and output is not False:
+            self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None
         self._lanes = False  # the format has lanes (set with the handler)
@@ -349,6 +363,9 @@ class ToolCallAccumulator:
         self._ended = "abort()"
         self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
+        outputs = self._table.outputs
+        if outputs is not None:
+            outputs.cut(OUTPUT_ABORTED)
         if self._handler is not None:
             self._handler.abort(ABORTED)
         return self._drain()

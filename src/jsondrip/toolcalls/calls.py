@@ -40,9 +40,9 @@ from .._changes import Change
 from .._engine import Engine
 from .._errors import JSONDecodeError
 from .._missing import MISSING
+from ..markup.fences import FenceStripper
 from ..schema.violation import SchemaViolation
 from .events import LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
-from .fences import FenceStripper
 from .refused import refused_changes
 
 if TYPE_CHECKING:
@@ -119,6 +119,7 @@ class CallTable:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
         self.states: dict[int, CallState] = {}  # index -> state, open calls only
+        self.outputs: Any = None  # structured output in the text (output.py), if asked for
         self.max_size = max_arguments_size
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from .._loads import loads
+from ..markup.think import ThinkSplitter
 from .calls import CallState, CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .shortcut import EnvelopeShortcut
-from .think import ThinkSplitter
 
 __all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
 
@@ -228,7 +228,8 @@ class FormatHandler:
 
     def text(self, text: str, choice: int = 0) -> None:
         """Assistant text: `<think>` blocks in it become reasoning; with `text_tools`, tool
-        calls written in it become calls."""
+        calls written in it become calls; with `output=`, the structured output's reader sorts
+        it (the text outside calls): prose, reasoning, the document."""
         if not text:
             return
         if self.text_tools is not None:
@@ -237,6 +238,10 @@ class FormatHandler:
                 reader = self._readers[choice] = self.text_tools(self.table, choice)
             reader.feed(text)
             return
+        outputs = self.table.outputs
+        if outputs is not None:
+            outputs.text(text, choice)
+            return
         splitter = self._splitters.get(choice)
         if splitter is None:
             splitter = self._splitters[choice] = ThinkSplitter()
@@ -244,6 +249,24 @@ class FormatHandler:
             self.events.append(
                 ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
             )
+
+    def refusal(self, text: str, choice: int = 0) -> None:
+        """The model's refusal (OpenAI `refusal` deltas): no output of that choice can be
+        complete (with `output=`); not text."""
+        outputs = self.table.outputs
+        if text and outputs is not None:
+            outputs.refusal(text, choice)
+
+    def end_choice(self, choice: int, reason: str | None) -> None:
+        """One choice ended with `reason` (OpenAI's `finish_reason`, Gemini's candidate's
+        `finishReason`): its text ends (the text-tools reader passes on what it held, an
+        open call written in the text ends incomplete), then its structured output by it."""
+        reader = self._readers.pop(choice, None)
+        if reader is not None:
+            reader.end(reason)
+        outputs = self.table.outputs
+        if outputs is not None and not self.done_sent:
+            outputs.end(choice, reason)
 
     def reasoning(self, text: str, choice: int = 0) -> None:
         """Reasoning text from a dedicated field."""
@@ -274,6 +297,9 @@ class FormatHandler:
         self.flush_text()
         if not self.done_sent:
             self.done_sent = True
+            outputs = self.table.outputs
+            if outputs is not None:
+                outputs.end_response(reason)
             self.events.append(StreamDone(reason))
 
     def reason_so_far(self) -> str | None:
@@ -289,6 +315,9 @@ class FormatHandler:
         self.flush_text()
         if not self.done_sent:
             self.done_sent = True
+            outputs = self.table.outputs
+            if outputs is not None:
+                outputs.cut()
             self.events.append(StreamDone(self.reason_so_far()))
 
     def abort(self, why: str) -> None:
@@ -299,3 +328,6 @@ class FormatHandler:
         for state in self.table.open_states():
             self.table.fail(state, why, release=False)
         self.flush_text()
+        outputs = self.table.outputs
+        if outputs is not None and not self.done_sent:
+            outputs.cut(why if why.startswith("aborted") else f"aborted: {why}")

@@ -214,6 +214,11 @@ class Machine:
         self.literal = ""
         self.literal_len = 0
         self.escaped = False  # the string has had a backslash (PyPy's positions depend on it)
+        # `stop_at_end`: once the document is complete, the first character after it that is
+        # not whitespace ends the reading instead of being "Extra data"; `end` is its index
+        # in the fragment being read (Rust: `Machine::set_stop_at_end`).
+        self.stop_at_end = False
+        self.end: int | None = None
         # PyPy's dialect (`dialect.pypy`): its errors, set by the engine (stream.py), which
         # makes them from this machine (twin/pypy.py reads this module's states).
         self.pypy: PyPyErrors | None = None
@@ -397,7 +402,10 @@ class Machine:
                 else:
                     i = self.read_escape(text, i, n)
         finally:
-            self.offset += n
+            end = self.end
+            if end is not None:  # stopped at the document's end: only what it read counts
+                text = text[:end]
+            self.offset += len(text)
             if self.pypy:
                 self.pypy.read(text)
         self.flush()
@@ -451,6 +459,9 @@ class Machine:
                         self.line_start = offset + text.rfind("\n", i, j) + 1
                     i = j
                     continue
+                if state == DONE and self.stop_at_end:
+                    self.end = i
+                    return n
                 pos = offset + i
                 nxt = STRUCTURE_NEXT[state].get(c)
                 if nxt is None:
@@ -480,6 +491,16 @@ class Machine:
             return i
         finally:
             self.state = state
+
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving: the open
+        containers, and the string (or, in jiter mode, the number) shown at the end of them.
+        Every value shown off that path, and deeper on it, is complete."""
+        state = self.state
+        open_scalar = (state in IN_STRING and not self.in_key) or (
+            state == NUMBER and self.jiter_mode and NUMBER_ACCEPTING[self.number_state]
+        )
+        return len(self.stack) + open_scalar
 
     def read_number(self, text: str, i: int, n: int) -> int:
         """NUMBER: the sub-machine in NUMBER_NEXT until a character cannot continue the

@@ -63,6 +63,7 @@ class PythonEngine:
         "at_start",
         "builder",
         "closed",
+        "end",
         "error",
         "give",
         "last",
@@ -71,6 +72,7 @@ class PythonEngine:
         "pending",
         "plain",
         "read_text",
+        "stops",
         "take",
     )
 
@@ -100,9 +102,14 @@ class PythonEngine:
         self.take = token.pop
         self.give = token.append
         self.read_text = self.machine.feed
+        # `options.stop_at_end`: the stream ends at its document's end; `end` says where
+        # (position, line, column) once a fragment held it.
+        self.stops = options.stop_at_end
+        self.machine.stop_at_end = self.stops
+        self.end: tuple[int, int, int] | None = None
         # A str fragment may go straight to the machine: no error, not closed, no size limit,
-        # no bytes held back (updated where any of these changes).
-        self.plain = max_size is None
+        # no bytes held back, no end to look for (updated where any of these changes).
+        self.plain = max_size is None and not self.stops
 
     @property
     def value(self) -> Any:
@@ -138,6 +145,12 @@ class PythonEngine:
         """The machine's state as a dict (`Machine.debug_state`); the native engine gives the
         same."""
         return self.machine.debug_state()
+
+    @property
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving
+        (`Machine.open_depth`)."""
+        return self.machine.open_depth()
 
     def progress(self, path: str | None = None) -> Any:
         """The typed view needs a schema: this engine has none (`CheckedEngine` has)."""
@@ -208,8 +221,11 @@ class PythonEngine:
         if self.closed:
             raise ValueError("the parser is closed: feed() after close()")
 
-    def _read(self, text: str) -> None:
-        """Give decoded text to the machine, within max_size."""
+    def _read(self, text: str) -> str:
+        """Give decoded text to the machine, within max_size; return what it read (up to the
+        document's end, with `stop_at_end`)."""
+        if self.end is not None:
+            return ""  # the document ended: nothing after it is read
         machine = self.machine
         limit = self.max_size
         over = limit is not None and machine.offset + len(text) > limit
@@ -222,9 +238,16 @@ class PythonEngine:
         except Exception as e:  # a value Python refuses (an int past the digit limit)
             self._fail(e)
             raise
+        end = machine.end
+        if end is not None:  # the document ended in this text: what follows is not read
+            text = text[:end]
+            over = False
+            pos = machine.offset
+            self.end = (pos, *machine.locate(pos))
         self.last = text
         if over and limit is not None:  # (over implies a limit: for the type checker)
             self._raise(ErrorKind.MaxSize, limit, limit)
+        return text
 
     def _decode(self, data: bytes) -> str | None:
         """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes.
@@ -245,9 +268,13 @@ class PythonEngine:
             text, used = codecs.utf_8_decode(data, "surrogatepass", False)
         except UnicodeDecodeError as e:
             self._read(codecs.utf_8_decode(data[: e.start], "surrogatepass", True)[0])
+            if self.end is not None:
+                return None  # the invalid byte comes after the document's end: not read
             self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[e.start])
         self.pending = data[used:]
-        self.plain = self.max_size is None and not self.pending and self.error is None
+        self.plain = (
+            self.max_size is None and not self.pending and self.error is None and not self.stops
+        )
         return text
 
     def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
@@ -282,6 +309,11 @@ class PythonEngine:
         """A fragment off the hot path: bytes, a size limit, bytes held back, or a failure."""
         if self.error is not None or self.closed:
             self._check_open()
+        if self.end is not None:  # the document ended: nothing after it is read
+            if not isinstance(chunk, (str, bytes, bytearray, memoryview)):
+                kind = type(chunk).__name__
+                raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
+            return
         if isinstance(chunk, str):
             if self.pending:
                 self._invalid_pending()
@@ -333,6 +365,8 @@ class PythonEngine:
         if self.error is not None:
             raise fresh_copy(self.error)
         if not self.closed:
+            if self.end is not None:
+                self.pending = b""  # bytes after the document's end are not the stream's
             if self.pending:
                 self._invalid_pending("the rest of a UTF-8 character")
             try:

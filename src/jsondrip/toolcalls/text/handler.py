@@ -21,3 +21,12 @@ class TextHandler(FormatHandler):
             "use a new ToolCallAccumulator, with format= and text_tools=, for a provider "
             "stream whose text holds tool calls"
         )
+
+    def finish(self) -> None:
+        """The text ended: with `output=`, that is the response's normal end (a model's own
+        text has no finish reason), so a whole, valid document is complete."""
+        outputs = self.table.outputs
+        if outputs is not None and not self.done_sent:
+            self.end_text(None)
+            outputs.end_response("stop")
+        super().finish()

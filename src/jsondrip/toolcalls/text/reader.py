@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ...markup.think import ThinkSplitter
 from ..calls import TRUNCATION_REASONS, CallState, CallTable
 from ..events import ReasoningDelta, TextDelta
-from ..think import CLOSE, OPEN, ThinkSplitter
 from .markers import Markers
 
 __all__ = ["HOLD", "MAX_MARKUP", "TOO_LONG", "TextOut", "TextReader", "seen", "skip_blanks"]
@@ -44,6 +44,7 @@ name, a parameter name, a header): past it, the call ends with an `invalid tool 
 
 State = Callable[[str, int], int]
 _WS = " \t\r\n"
+OPEN, CLOSE = "<think>", "</think>"  # the tags the shared splitter reads here (its default)
 _THINK = Markers(OPEN)
 _THINK_END = Markers(CLOSE)
 
@@ -64,7 +65,8 @@ def skip_blanks(buf: str, i: int) -> int:
 
 class TextOut:
     """Text outside the calls: `<think>` blocks become reasoning (the shared `ThinkSplitter`),
-    the rest `TextDelta`; the events go to the call table's outbox, in order with the calls'."""
+    the rest `TextDelta` (or, with `output=`, the structured-output reader's text: it finds
+    the document in it); the events go to the call table's outbox, in order with the calls'."""
 
     __slots__ = ("choice", "splitter", "table")
 
@@ -79,7 +81,7 @@ class TextOut:
             return
         splitter = self.splitter
         if splitter is None:
-            self.table.events.append(TextDelta(piece, self.choice))
+            self._emit(False, piece)
             return
         for is_reasoning, part in splitter.feed(piece):
             self._emit(is_reasoning, part)
@@ -92,7 +94,7 @@ class TextOut:
     @property
     def thinking(self) -> bool:
         """Inside a `<think>` block: markup there is reasoning, not calls."""
-        return self.splitter is not None and self.splitter.inside
+        return self.splitter is not None and self.splitter.inside is not None
 
     def settle(self) -> None:
         """A marker follows: a tail the splitter held as a possible tag is text after all."""
@@ -109,7 +111,7 @@ class TextOut:
         possible marker): a tail it held as a possible tag that `c` cannot continue is text."""
         splitter = self.splitter
         if splitter is not None and splitter.held:
-            tag = CLOSE if splitter.inside else OPEN
+            tag = CLOSE if splitter.inside is not None else OPEN
             if not tag.startswith(splitter.held + c):
                 self.settle()
 
@@ -120,7 +122,7 @@ class TextOut:
         visible character of the text (llama3-json, pythonic)."""
         if self.splitter is None:
             return i
-        if self.splitter.inside:
+        if self.splitter.inside is not None:
             at, marker = _THINK_END.scan(buf, i)
             if marker is not None:
                 self.text(buf[i : at + len(CLOSE)])
@@ -139,8 +141,14 @@ class TextOut:
         return i
 
     def _emit(self, is_reasoning: bool, part: str) -> None:
-        event = ReasoningDelta(part, self.choice) if is_reasoning else TextDelta(part, self.choice)
-        self.table.events.append(event)
+        if is_reasoning:
+            self.table.events.append(ReasoningDelta(part, self.choice))
+            return
+        outputs = self.table.outputs
+        if outputs is not None:
+            outputs.text(part, self.choice)  # its prose comes back as TextDelta
+        else:
+            self.table.events.append(TextDelta(part, self.choice))
 
 
 class TextReader:

@@ -63,14 +63,16 @@ class CheckedEngine(PythonEngine):
         if isinstance(error, SchemaViolation):
             self.violation = self.error  # type: ignore[assignment]
 
-    def _read(self, text: str) -> None:
-        """Off the hot path: the machine reads (within max_size), then the check."""
-        super()._read(text)
+    def _read(self, text: str) -> str:
+        """Off the hot path: the machine reads (within max_size, up to the document's end),
+        then the check of what it read."""
+        text = super()._read(text)
         try:
             self.scan(text)
         except SchemaViolation as violation:
             self._fail(violation)
             raise
+        return text
 
     def _close(self) -> Any:
         ending = self.error is None and not self.closed
