@@ -26,6 +26,7 @@ from jsondrip import (
     ToolCallDone,
     ToolCallStarted,
 )
+from jsondrip.toolcalls import Event
 from jsondrip.web import SSEEncoder, SSELog
 
 
@@ -111,6 +112,17 @@ def tool_calls(body: bytes) -> list[ToolCall]:
     assert_type(made.index, int)
     assert_type(acc.tool_calls, list[ToolCall])
     return ran
+
+
+def text_tools(deltas: list[str]) -> list[ToolCall]:
+    """Tool calls written in a model's own text (`text_tools=`)."""
+    acc = ToolCallAccumulator(text_tools="hermes")
+    events = [event for delta in deltas for event in acc.feed_text(delta)]
+    events += acc.finish()
+    assert_type(events, list[Event])
+    provider = ToolCallAccumulator(format="openai-chat", text_tools="auto")
+    assert_type(provider.feed_sse(b""), list[Event])
+    return [call for call in acc.tool_calls if call.complete]
 
 
 def browser(body: bytes) -> list[str]:

@@ -99,15 +99,23 @@ class _Outputs:
         return kept
 
 
-def show(source: Source, sink: Sink, speed: float, provider: str = "auto") -> int:
-    """Feed every piece of `source` to a fresh accumulator of the `provider` format and hand
-    its events to `sink`; the text is read as structured output too (a JSON answer is shown
-    as it grows)."""
+def show(
+    source: Source,
+    sink: Sink,
+    speed: float,
+    provider: str = "auto",
+    text_tools: str | None = None,
+) -> int:
+    """Feed every piece of `source` to a fresh accumulator of the `provider` format (and of
+    the `text_tools` markup, if any) and hand its events to `sink`; the text is read as
+    structured output too (a JSON answer is shown as it grows)."""
     from ..toolcalls import ToolCallAccumulator
 
-    accumulator = ToolCallAccumulator(format=provider, output=True)
+    accumulator = ToolCallAccumulator(format=provider, text_tools=text_tools, output=True)
     outputs = _Outputs()
-    raw_feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
+    raw_feed = {"sse": accumulator.feed_sse, "text": accumulator.feed_text}.get(
+        source.format, accumulator.feed
+    )
 
     def feed(piece: Any) -> list[Any]:
         return outputs(raw_feed(piece))
@@ -157,5 +165,8 @@ def run_preview(args: argparse.Namespace) -> int:
 
         return run_web(args)
     framing, provider = framing_and_provider(args)
+    if framing == "text" and provider != "auto":
+        raise UsageError("--framing text is the model's own text: no provider --format")
     sink = _make_sink(args)
-    return show(open_source(args.file, framing), sink, _speed(args), provider)
+    source = open_source(args.file, framing)
+    return show(source, sink, _speed(args), provider, getattr(args, "text_tools", None))

@@ -67,6 +67,11 @@ class ThinkSplitter:
             pieces.append((self.inside is not None, text))
         return pieces
 
+    @property
+    def held(self) -> str:
+        """The tail held back as the possible start of the next tag."""
+        return self._held
+
     def flush(self) -> list[tuple[bool, str]]:
         """The stream ended: a held tail was not a tag after all; return it."""
         held, self._held = self._held, ""

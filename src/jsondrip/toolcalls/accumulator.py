@@ -2,11 +2,15 @@
 
 Bytes or events in, events out; no network, no threads, no sleeping. The rules:
 
-- The format is named, or detected from the first event that tells (`format="auto"`).
-- Every `feed_sse`, `feed` and `finish` first asks the injected `clock` for the time and ends
-  the calls that are still waiting for arguments and got none for `idle_timeout` seconds
-  (a call whose arguments are already a complete document is not waiting; it waits only for
-  the stream to close it). An empty `feed_sse(b"")` is a way to check the clock.
+- The format is named, or detected from the first event that tells (`format="auto"`);
+  `feed_text` reads the model's own text (format `"text"`). With `text_tools=`, the text
+  (given to `feed_text`, or a provider's text content) is read for tool calls written in it
+  (`toolcalls/text`); without it, it is only split into text and `<think>` reasoning.
+- Every `feed_sse`, `feed`, `feed_text` and `finish` first asks the injected `clock` for the
+  time and ends the calls that are still waiting for arguments and got none for
+  `idle_timeout` seconds (a call whose arguments are already a complete document is not
+  waiting; it waits only for the stream to close it). An empty `feed_sse(b"")` is a way to
+  check the clock.
 - `finish()` ends the stream normally: open calls are closed as the stream's finish reason
   says. `abort()` ends it as cut: open calls end with an `aborted` error and are never parsed
   as if complete. After either, feeding raises `RuntimeError`; calling either again returns
@@ -47,6 +51,8 @@ from .output import ABORTED as OUTPUT_ABORTED
 from .output import OutputTable
 from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
+from .text import canonical_family, reader_factory
+from .text.handler import TextHandler
 
 __all__ = ["ToolCallAccumulator"]
 
@@ -85,6 +91,12 @@ class ToolCallAccumulator:
     (Anthropic's `bash_20250124`, `text_editor_...`, `web_search_20250305`...) has no schema
     there: its calls are parsed but not checked.
 
+    `text_tools`: the markup of tool calls that a model writes into its text (an open-weight
+    model served without a tool parser): `"hermes"`, `"qwen3-coder"`, `"mistral"`,
+    `"llama3-json"`, `"pythonic"`, `"deepseek"`, `"kimi-k2"`, `"glm-4.5"`, `"harmony"`, or
+    `"auto"` (the family told by its first marker). The text given to `feed_text`, or the text
+    content of a provider's stream, then yields calls like any provider's (docs/toolcalls.md).
+
     `output`: read each choice's text as structured output (`True`, or its schema: a
     `Schema`, a JSON Schema dict or a pydantic model; or a function that makes the
     `OutputParser`, for its other options: `lambda: OutputParser(Model, multiple=True)`):
@@ -92,7 +104,7 @@ class ToolCallAccumulator:
     `OutputDelta`, its end as one `OutputDone` per choice and response, complete only if the
     document is complete and valid and the provider ended the response normally
     (docs/output.md). The text around the document is `TextDelta`, its reasoning blocks
-    `ReasoningDelta`.
+    `ReasoningDelta`. With `text_tools` too, the text outside the calls is what it reads.
     """
 
     def __init__(
@@ -102,6 +114,7 @@ class ToolCallAccumulator:
         idle_timeout: float | None = 30.0,
         clock: Callable[[], float] = time.monotonic,
         tools: Any = None,
+        text_tools: str | None = None,
         output: Any = None,
     ) -> None:
         if max_arguments_size is not None and max_arguments_size < 0:
@@ -109,6 +122,7 @@ class ToolCallAccumulator:
         if idle_timeout is not None and idle_timeout < 0:
             raise ValueError("idle_timeout must be None or at least 0")
         self.format = canonical_format(format)
+        self.text_tools = None if text_tools is None else canonical_family(text_tools)
         self.max_arguments_size = max_arguments_size
         self.idle_timeout = idle_timeout
         self._clock = clock
@@ -204,6 +218,24 @@ class ToolCallAccumulator:
             return []
         table.events = []  # the outbox changes hands: cheaper than copying it
         return events
+
+    def feed_text(self, delta: str) -> list[Event]:
+        """Read the next piece of the model's own text (a raw completion, a local model's
+        output), cut anywhere; return the new events: `TextDelta` and `ReasoningDelta`, and,
+        with `text_tools`, the tool calls written in it. `finish()` ends the text."""
+        if type(delta) is not str:
+            raise TypeError(f"feed_text takes str, not {type(delta).__name__}")
+        if self._ended is not None:
+            self._check()
+        self._tick(self._clock())
+        handler = self._handler
+        if handler is None:
+            self.format = "text"
+            handler = self._set_handler(TextHandler(self._table))
+        if handler.done_sent:
+            handler.begin_response()
+        handler.text(delta)
+        return self._drain()
 
     def _read(self, text: str) -> None:
         """One event's data the long way: `[DONE]`, or JSON decoded in full."""
@@ -417,10 +449,16 @@ class ToolCallAccumulator:
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler
+        if self.text_tools is not None:
+            handler.text_tools = self._text_reader
         self._shortcut = handler.shortcut
         # the format names the calls its fragments go to: lanes may be armed (lane.py)
         self._lanes = type(handler).lane_target is not FormatHandler.lane_target
         return handler
+
+    def _text_reader(self, table: CallTable, choice: int) -> Any:
+        """A reader of the `text_tools` markup for one choice's text."""
+        return reader_factory(self.text_tools)(table, choice)  # type: ignore[arg-type]
 
     def _drain(self) -> list[Event]:
         table = self._table

@@ -78,6 +78,7 @@ class CallState:
         "call",
         "changes",
         "content",
+        "error_at",
         "fence",
         "last_active",
         "parser",
@@ -94,6 +95,7 @@ class CallState:
         self.announced = False
         self.last_active = now
         self.pending_close = False  # closed by the stream, waiting for the stop reason
+        self.error_at: int | None = None  # where in `raw` the JSON became invalid, if it did
         self.changes: list[Change] = []  # the preview's changes since the last delta
 
     def feed(self, text: str) -> None:
@@ -215,7 +217,7 @@ class CallTable:
         if isinstance(error, SchemaViolation):
             self._refused(state, text, f"schema: {error}", violation=True)
         else:
-            self._refused(state, text, self._invalid(state.call, error.msg, error.pos))
+            self._refused(state, text, self._invalid(state, error.msg, error.pos))
 
     def _refused(self, state: CallState, text: str, error: str, violation: bool = False) -> None:
         """The fragment `text`, already taken, proved the call wrong: emit its delta, whose
@@ -274,10 +276,10 @@ class CallTable:
                 call.arguments = parser.value
                 state.content = fence.content
                 if fence.tail_error is not None:
-                    return self._invalid(call, "Extra data", fence.tail_error)
+                    return self._invalid(state, "Extra data", fence.tail_error)
         except JSONDecodeError as e:
             offset = fence.dropped if fence is not None else 0
-            return self._invalid(call, e.msg, e.pos + offset)
+            return self._invalid(state, e.msg, e.pos + offset)
         return None
 
     def replace(self, state: CallState, text: str) -> None:
@@ -296,6 +298,7 @@ class CallTable:
         call._parts.clear()
         call.arguments = MISSING
         call.error = None
+        state.error_at = None
         state.size = 0
         state.content = False
         state.fence = None
@@ -303,9 +306,11 @@ class CallTable:
         self.append(state, text)
 
     @staticmethod
-    def _invalid(call: ToolCall, msg: str, pos: int) -> str:
-        """The error of a call whose text the parser refused at raw position `pos`."""
-        return f"invalid JSON: {_where(msg, call.raw, pos)}"
+    def _invalid(state: CallState, msg: str, pos: int) -> str:
+        """The error of a call whose text the parser refused at raw position `pos` (kept in
+        `state.error_at`: a text-markup reader looks for the call's end from there)."""
+        state.error_at = pos
+        return f"invalid JSON: {_where(msg, state.call.raw, pos)}"
 
     # -- ending ---------------------------------------------------------------------------
 

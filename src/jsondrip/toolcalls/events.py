@@ -44,7 +44,9 @@ class ToolCall:
     - `raw`: the exact argument text received, every character, fences included.
     - `error`: None, or why the call is unusable; the text starts with one of `invalid JSON`,
       `incomplete JSON`, `incomplete: the stream ended before the provider closed the call`,
-      `truncated by the token limit`, `aborted`, `too large`, `timed out`.
+      `truncated by the token limit`, `aborted`, `too large`, `timed out`, and for calls
+      written as text (`text_tools=`) `incomplete: the text ended before ...` and
+      `invalid tool call`.
     - `complete`: True only when the arguments are a complete valid document AND the provider
       closed the call (its own close event, or the response's end). Act on a call only when
       this is True, and only on `kind == "function"` calls.
