@@ -180,8 +180,12 @@ def test_errors_are_positioned_in_the_whole_stream(backend: str) -> None:
     with pytest.raises(JSONDecodeError) as broken:
         parser.feed("[1, 2 x]")
     error = broken.value
+    try:  # json's own words on this interpreter (PyPy's differ)
+        json.loads("[1, 2 x]")
+    except json.JSONDecodeError as words:
+        expected = words.msg
     assert (error.msg, error.pos, error.lineno, error.colno) == (
-        "Expecting ',' delimiter",
+        expected,
         24,
         3,
         7,

@@ -13,6 +13,7 @@ import pytest
 
 import jsondrip
 from jsondrip import JSONDecodeError, OutputParser
+from jsondrip._dialect import PYPY_DECODER
 from jsondrip._engine import EngineOptions, make_engine
 
 DOCUMENT = '{"a": [1, "xy"], "b": {}}'
@@ -119,7 +120,8 @@ def test_the_fast_path_is_the_engines_own_feed(backend: str) -> None:
     parser = OutputParser(backend=backend)
     parser.feed('{"a": [1')
     engine = parser._documents[0].parser
-    assert parser._fast == engine.feed  # nothing between the delta and the engine
+    # nothing between the delta and the engine (PyPy's json words: the long way, on purpose)
+    assert parser._fast == (None if PYPY_DECODER else engine.feed)
     parser.feed(", 2]} and")
     assert parser._fast is None
     whole = OutputParser(backend=backend)

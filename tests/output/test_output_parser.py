@@ -70,17 +70,32 @@ def test_the_document_is_found_however_the_text_is_cut(
         assert (kept, thought) == (prose, reasoning), way
 
 
+def json_words(document: str) -> str:
+    """json.loads's message for `document` on this interpreter (PyPy's json words its errors
+    differently, and the twin speaks the running interpreter's dialect)."""
+    try:
+        json.loads(document)
+    except json.JSONDecodeError as error:
+        return error.msg
+    raise AssertionError(f"{document!r} is JSON")
+
+
 ERRORS = [
-    # (text, error type, message start, position)
-    ('text then {"a": ', IncompleteJSONError, "Expecting value", 16),
+    # (text, error type, message start (json's own for the document's error), position)
+    ('text then {"a": ', IncompleteJSONError, json_words('{"a": '), 16),
     ("<think>cut", IncompleteJSONError, "Expecting value", 10),
     ("```json\n", IncompleteJSONError, "Expecting value", 8),
-    ('```json\n{"a": [1, ', IncompleteJSONError, "Expecting value", 18),
+    ('```json\n{"a": [1, ', IncompleteJSONError, json_words('{"a": [1, '), 18),
     ("The IDs: [1, 2, 3]. Thanks", JSONDecodeError, "No JSON document in the text", 26),
     ("I cannot help with that.", JSONDecodeError, "No JSON document in the text", 24),
-    ('{"a": 1, oops}', JSONDecodeError, "Expecting property name", 9),
-    ('pre {"a": 1, oops} post {"b": 2}', JSONDecodeError, "Expecting property name", 13),
-    ('<think>\nx\n</think>\n```json\n{"a":\n  1 2}', JSONDecodeError, "Expecting ','", 37),
+    ('{"a": 1, oops}', JSONDecodeError, json_words('{"a": 1, oops}'), 9),
+    ('pre {"a": 1, oops} post {"b": 2}', JSONDecodeError, json_words('{"a": 1, oops}'), 13),
+    (
+        '<think>\nx\n</think>\n```json\n{"a":\n  1 2}',
+        JSONDecodeError,
+        json_words('{"a":\n  1 2}'),
+        37,
+    ),
 ]
 
 
@@ -108,7 +123,7 @@ def test_a_broken_document_raises_from_feed_and_again_after(backend: str) -> Non
     parser.feed('Here: {"a": 1')
     with pytest.raises(JSONDecodeError) as caught:
         parser.feed(" 2}")
-    assert (caught.value.msg, caught.value.pos) == ("Expecting ',' delimiter", 14)
+    assert (caught.value.msg, caught.value.pos) == (json_words('{"a": 1 2}'), 14)
     with pytest.raises(JSONDecodeError):
         parser.feed("more")
 
