@@ -98,6 +98,10 @@ def plain_reading(text: str) -> tuple[list[tuple[str, Any]], str, str]:
     return calls, "".join(visible), "".join(reasoning)
 
 
+# A plain skip, also in CI: openai/harmony's data is another project's repository, not part of
+# the shared corpus that CI provides, and the harmony family's own fixtures
+# (tests/toolcalls/_text_fixtures.py) run everywhere; this file adds a reading of theirs where
+# a checkout is at hand.
 @pytest.mark.skipif(
     not FILES,
     reason="openai/harmony's test data not found: set JSONDRIP_HARMONY to a checkout (or to "
