@@ -16,11 +16,11 @@ Anything that is not such an object (a missing colon, a name that is not a strin
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .json_span import ENDED, HELD, IN_STRING, MORE, STOPPED, JsonSpan, scan_string
 from .markers import Markers
-from .reader import MAX_MARKUP
+from .reader import HOLD, MAX_MARKUP
 
 if TYPE_CHECKING:
     from .reader import TextReader
@@ -202,6 +202,43 @@ class Envelope:
                 return i, DONE
             i += 1
         return end, MORE
+
+    def read_call(
+        self,
+        buf: str,
+        i: int,
+        after: Callable[[str, int], int],
+        stopper: str | None,
+        broken: Callable[[str, int], int],
+    ) -> int:
+        """One step of its reader's state that reads this object as a whole call: a reader
+        state's return value. A closed object closes the call and goes on at `after`; one that
+        cannot be read goes to the reader's `broken(message, i)`; one cut by a stop marker
+        (named `stopper` in the error; None: the text where it stopped) closes the call if
+        its arguments were being read (their parser decides), else fails it, and goes back
+        to `outside`."""
+        reader = self.reader
+        j, what = self.step(buf, i)
+        if what == MORE:
+            return j
+        if what == HELD:
+            return j if j > i else HOLD
+        if what == DONE:
+            if reader.call is None:
+                return broken("the call's JSON has no name", j - 1)
+            reader.close_call()
+            reader.state = after
+            return j
+        if what == FAILED:
+            return broken(self.error, j)
+        # STOPPED: a marker cut the call's JSON
+        if reader.call is not None and self.in_args:
+            reader.close_call()
+        else:
+            what_came = repr(buf[j : j + 14]) if stopper is None else stopper
+            reader.fail_call(f"{what_came} came before the call's closing '}}'", j)
+        reader.state = reader.outside
+        return j
 
     def _begin_value(self, c: str, i: int) -> str:
         """The value of `_key` starts with `c` at `buf[i]`; an error message, or ""."""

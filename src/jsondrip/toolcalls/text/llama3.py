@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .envelope import DONE, FAILED, HELD, MORE, Envelope
+from .envelope import Envelope
 from .markers import Markers
 from .reader import HOLD, TextReader, seen, skip_blanks
 
@@ -107,26 +107,7 @@ class Llama3JsonReader(TextReader):
     def body(self, buf: str, i: int) -> int:
         envelope = self.envelope
         assert envelope is not None
-        j, what = envelope.step(buf, i)
-        if what == MORE:
-            return j
-        if what == HELD:
-            return j if j > i else HOLD
-        if what == DONE:
-            if self.call is None:
-                return self.broken("the call's JSON has no name", j - 1)
-            self.close_call()
-            self.state = self.after_call
-            return j
-        if what == FAILED:
-            return self.broken(envelope.error, j)
-        # STOPPED: a marker cut the call's JSON
-        if self.call is not None and envelope.in_args:
-            self.close_call()
-        else:
-            self.fail_call(f"{buf[j : j + 14]!r} came before the call's closing '}}'", j)
-        self.state = self.outside
-        return j
+        return envelope.read_call(buf, i, self.after_call, None, self.broken)
 
     def after_call(self, buf: str, i: int) -> int:
         """After a call: `;` or blanks and another call, or text."""

@@ -17,7 +17,7 @@ to it and is dropped.
 
 from __future__ import annotations
 
-from .envelope import DONE, FAILED, Envelope
+from .envelope import Envelope
 from .json_span import ENDED, HELD, MORE, STOPPED, JsonSpan
 from .markers import Markers
 from .reader import HOLD, MAX_MARKUP, TOO_LONG, TextReader, seen, skip_blanks
@@ -25,6 +25,7 @@ from .reader import HOLD, MAX_MARKUP, TOO_LONG, TextReader, seen, skip_blanks
 __all__ = ["MistralReader"]
 
 BOT = "[TOOL_CALLS]"
+_BOT_NAMED = repr(BOT)  # the stop marker, as a cut call's error names it
 ARGS = "[ARGS]"
 CALL_ID = "[CALL_ID]"
 _OUTSIDE = Markers(BOT)
@@ -160,26 +161,11 @@ class MistralReader(TextReader):
     def array_call(self, buf: str, i: int) -> int:
         envelope = self.envelope
         assert envelope is not None
-        j, what = envelope.step(buf, i)
-        if what == MORE:
-            return j
-        if what == HELD:
-            return j if j > i else HOLD
-        if what == DONE:
-            if self.call is None:
-                return self.broken("the call's JSON has no name", j - 1)
-            self.close_call()
-            self.state = self.array_next
-            return j
-        if what == FAILED:
-            return self.broken(envelope.error, j)
-        # STOPPED: `[TOOL_CALLS]` inside the array
-        if self.call is not None and envelope.in_args:
-            self.close_call()
-        else:
-            self.fail_call(f"{BOT!r} came before the call's closing '}}'", j)
-        self.envelope = None
-        self.state = self.outside
+        j = envelope.read_call(
+            buf, i, self.array_next, _BOT_NAMED, self.broken
+        )  # STOPPED: BOT in the array
+        if self.state == self.outside:
+            self.envelope = None
         return j
 
     def array_next(self, buf: str, i: int) -> int:
