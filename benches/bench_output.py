@@ -39,6 +39,7 @@ import jiter
 from pydantic import BaseModel
 
 import jsondrip
+from jsondrip.bench.schema import instructor_partial_models
 from jsondrip.bench.workloads import _CJK, _EMOJI, chunks, records_text
 
 SAMPLE = 50
@@ -109,29 +110,12 @@ def _instructor_reads() -> tuple[str, Callable[[str], Any]]:
 
 
 def _instructor_style() -> Callable[[str], Any]:
-    class PartialRecord(BaseModel):
-        id: Optional[int] = None
-        name: Optional[str] = None
-        note: Optional[str] = None
-        city: Optional[str] = None
-        mood: Optional[str] = None
-        path: Optional[str] = None
-        score: Optional[float] = None
-        ratio: Optional[float] = None
-        count: Optional[int] = None
-        active: Optional[bool] = None
-        deleted: Optional[bool] = None
-        parent: Optional[int] = None
-        tags: Optional[list[str]] = None
-        matrix: Optional[list[list[Union[int, float, bool, None]]]] = None
-
-    class PartialDoc(BaseModel):
-        records: Optional[list[PartialRecord]] = None
+    PartialRecord, PartialDoc = instructor_partial_models()
 
     def read(text: str) -> Any:
         value = jiter.from_json(text.encode(), partial_mode="trailing-strings")
-        records = [PartialRecord.model_construct(**r) for r in value.get("records", ())]
-        return PartialDoc.model_construct(records=records)
+        records = [PartialRecord.model_construct(**r) for r in value.get("records", ())]  # type: ignore[attr-defined]
+        return PartialDoc.model_construct(records=records)  # type: ignore[attr-defined]
 
     return read
 
