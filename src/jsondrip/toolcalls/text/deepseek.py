@@ -52,18 +52,13 @@ class DeepSeekReader(TextReader):
         return f"the text ended before {CALL_END!r}"
 
     def outside(self, buf: str, i: int) -> int:
-        at, marker = self.scan(_OUTSIDE, buf, i)
-        self.text(buf[i:at])
-        if marker is None:
-            return at if at > i else HOLD
-        if not self.take_marker():
-            self.text(marker)
-        elif marker == CALLS:
+        j, marker = self.prose(_OUTSIDE, buf, i)
+        if marker == CALLS:
             self.gap = ""  # blanks between the calls are layout
             self.state = self.section
         elif marker == CALL:  # a call without the calls marker: read it all the same
             self.state = self.head
-        return at + len(marker)
+        return j
 
     def section(self, buf: str, i: int) -> int:
         at, marker = self.scan(_SECTION, buf, i)

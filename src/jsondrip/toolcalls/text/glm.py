@@ -56,15 +56,10 @@ class GlmReader(TextReader):
         return f"the text ended before {CLOSE!r}"
 
     def outside(self, buf: str, i: int) -> int:
-        at, marker = self.scan(_OUTSIDE, buf, i)
-        self.text(buf[i:at])
-        if marker is None:
-            return at if at > i else HOLD
-        if not self.take_marker():
-            self.text(marker)
-        elif marker == OPEN:
+        j, marker = self.prose(_OUTSIDE, buf, i)
+        if marker == OPEN:
             self.state = self.name
-        return at + len(marker)
+        return j
 
     def name(self, buf: str, i: int) -> int:
         if not self._markup:

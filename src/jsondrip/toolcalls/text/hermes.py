@@ -45,16 +45,11 @@ class HermesReader(TextReader):
         return f"the text ended before {CLOSE!r}"
 
     def outside(self, buf: str, i: int) -> int:
-        at, marker = self.scan(_OUTSIDE, buf, i)
-        self.text(buf[i:at])
-        if marker is None:
-            return at if at > i else HOLD
-        if not self.take_marker():
-            self.text(marker)  # inside <think>: reasoning text
-        elif marker == OPEN:
+        j, marker = self.prose(_OUTSIDE, buf, i)
+        if marker == OPEN:
             self.begin()
         # a stray closing marker outside calls is markup: dropped
-        return at + len(marker)
+        return j
 
     def begin(self) -> None:
         """`<tool_call>` was read: a call's JSON follows."""

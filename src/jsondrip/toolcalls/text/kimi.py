@@ -41,18 +41,13 @@ class KimiReader(TextReader):
         return f"the text ended before {CALL_END!r}"
 
     def outside(self, buf: str, i: int) -> int:
-        at, marker = self.scan(_OUTSIDE, buf, i)
-        self.text(buf[i:at])
-        if marker is None:
-            return at if at > i else HOLD
-        if not self.take_marker():
-            self.text(marker)
-        elif marker in SECTION:
+        j, marker = self.prose(_OUTSIDE, buf, i)
+        if marker in SECTION:
             self.gap = ""  # blanks between the section's calls are layout
             self.state = self.section
         elif marker == CALL:  # a call without its section: read it all the same
             self.state = self.head
-        return at + len(marker)
+        return j
 
     def section(self, buf: str, i: int) -> int:
         """Between the calls of a section."""

@@ -79,16 +79,11 @@ class Llama3JsonReader(TextReader):
         return i
 
     def outside(self, buf: str, i: int) -> int:
-        at, marker = self.scan(_OUTSIDE, buf, i)
-        self.text(buf[i:at])
-        if marker is None:
-            return at if at > i else HOLD
-        if not self.take_marker():
-            self.text(marker)  # inside <think>: reasoning text
-        elif marker == TAG:
+        j, marker = self.prose(_OUTSIDE, buf, i)
+        if marker == TAG:
             self.state = self.tagged
         # an end-of-turn token: markup, dropped
-        return at + len(marker)
+        return j
 
     def tagged(self, buf: str, i: int) -> int:
         """After `<|python_tag|>`: a call's JSON object."""

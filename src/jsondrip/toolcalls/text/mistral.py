@@ -59,15 +59,10 @@ class MistralReader(TextReader):
         return "the text ended inside the call"
 
     def outside(self, buf: str, i: int) -> int:
-        at, marker = self.scan(_OUTSIDE, buf, i)
-        self.text(buf[i:at])
-        if marker is None:
-            return at if at > i else HOLD
-        if not self.take_marker():
-            self.text(marker)
-        else:
+        j, marker = self.prose(_OUTSIDE, buf, i)
+        if marker is not None:
             self.state = self.after_bot
-        return at + len(marker)
+        return j
 
     def after_bot(self, buf: str, i: int) -> int:
         k = skip_blanks(buf, i)

@@ -69,15 +69,10 @@ class Qwen3CoderReader(TextReader):
         return f"the text ended before {CLOSE!r}"
 
     def outside(self, buf: str, i: int) -> int:
-        at, marker = self.scan(_OUTSIDE, buf, i)
-        self.text(buf[i:at])
-        if marker is None:
-            return at if at > i else HOLD
-        if not self.take_marker():
-            self.text(marker)
-        elif marker == OPEN:
+        j, marker = self.prose(_OUTSIDE, buf, i)
+        if marker == OPEN:
             self.state = self.call_open
-        return at + len(marker)
+        return j
 
     def call_open(self, buf: str, i: int) -> int:
         k = skip_blanks(buf, i)

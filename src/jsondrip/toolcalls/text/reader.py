@@ -312,6 +312,19 @@ class TextReader:
             piece = gap + piece
         self.out.text(piece)
 
+    def prose(self, markers: Markers, buf: str, i: int) -> tuple[int, str | None]:
+        """Text outside calls up to the next of `markers`, passed on: (where to go on, the
+        marker to act on, or None). No marker in sight: what could be read (HOLD if nothing);
+        a marker inside a `<think>` block is reasoning text, read past."""
+        at, marker = self.scan(markers, buf, i)
+        self.text(buf[i:at])
+        if marker is None:
+            return (at if at > i else HOLD), None
+        if not self.take_marker():
+            self.text(marker)
+            return at + len(marker), None
+        return at + len(marker), marker
+
     def take_marker(self) -> bool:
         """A begin marker was found outside calls: False if it is inside a `<think>` block
         (where it is reasoning text), else True after passing on the text held before it."""
