@@ -594,15 +594,32 @@ STATE_START = {
 IN_NUMBER = {"state": "NUMBER", "number": "INT", "depth": 2, "stack": "{[", "token_start": 7}
 IN_STRING = {"depth": 2, "stack": "{[", "token_start": 14}
 AFTER_ESCAPE = {"depth": 1, "stack": "{", "escape_end": 22}
+# Where json names a trailing comma (3.13+), both engines keep the last comma's position.
+TRACKS_COMMA = (json_error("[1,]") or ("",))[0].startswith("Illegal trailing comma")
+FIRST_COMMA = {"comma": 12} if TRACKS_COMMA else {}
+SECOND_COMMA = {"comma": 24} if TRACKS_COMMA else {}
 STATE_STEPS: list[tuple[str, dict[str, Any]]] = [
     ("", {}),
     ('{"a": [1', {**IN_NUMBER, "number_len": 1, "number_valid": 1}),
     (".5e", {**IN_NUMBER, "number": "EXP", "number_len": 4, "number_valid": 3}),
-    ('3, "x\\', {**IN_STRING, "state": "ESCAPE"}),
-    ("u12", {**IN_STRING, "state": "UNICODE", "hex": 2, "hex_value": 0x12}),
-    ('34"], "k', {**AFTER_ESCAPE, "state": "STRING", "in_key": True, "key": 1, "token_start": 26}),
-    ('": tr', {**AFTER_ESCAPE, "state": "LITERAL", "token_start": 31, "literal": "tr"}),
-    ("ue}", {"state": "DONE", "escape_end": 22}),
+    ('3, "x\\', {**IN_STRING, **FIRST_COMMA, "state": "ESCAPE"}),
+    ("u12", {**IN_STRING, **FIRST_COMMA, "state": "UNICODE", "hex": 2, "hex_value": 0x12}),
+    (
+        '34"], "k',
+        {
+            **AFTER_ESCAPE,
+            **SECOND_COMMA,
+            "state": "STRING",
+            "in_key": True,
+            "key": 1,
+            "token_start": 26,
+        },
+    ),
+    (
+        '": tr',
+        {**AFTER_ESCAPE, **SECOND_COMMA, "state": "LITERAL", "token_start": 31, "literal": "tr"},
+    ),
+    ("ue}", {**SECOND_COMMA, "state": "DONE", "escape_end": 22}),
 ]
 
 
