@@ -2,8 +2,9 @@
 
 Each input is a document and a way to cut it: the native and the python backend, fed the same
 chunks (bytes or str, mode stable or jiter), must show the same value and be in the same
-state (`debug_state()`: the state, number sub-state, open containers, key, literal and
-escape progress, line, offset) after every feed and end with the same
+state (the whole `debug_state()`: the state, number sub-state and progress, open
+containers, key, token start, literal and escape progress, line, offset) after every feed and
+end with the same
 value or the same error; `jsondrip.loads` must give what `json.loads` gives
 (the value, type for type, or the same exception type and message and position); and a
 complete document the parser accepts must be the value `json.loads` gives.

@@ -8,12 +8,16 @@ hidden until the call). Not edges: imports under `if TYPE_CHECKING:` (they never
 package's own `__init__` that Python runs before any of its submodules (every module would
 otherwise depend on its package root). `jsondrip/__init__.py`'s lazy names (PEP 562: its
 `_LAZY` map and `_SUBPACKAGES`) are edges from `jsondrip`: they are imports, run on first use.
+
+The Rust modules under rust/ are held to the same rule, no cycles, on a graph read from their
+`use` statements and the paths in their code (`rust_graph`).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -228,3 +232,90 @@ def test_each_public_name_is_the_defining_modules(name: str) -> None:
     assert value is not None
     if hasattr(value, "__module__") and isinstance(value, type):
         assert value.__module__.startswith(("jsondrip", "json"))
+
+
+# -- the Rust modules -------------------------------------------------------------------------
+
+RUST = Path(__file__).resolve().parent.parent / "rust"
+
+
+def _rust_module(path: Path) -> tuple[str, ...]:
+    parts = path.relative_to(RUST).with_suffix("").parts
+    return parts[:-1] if parts[-1] in ("mod", "lib") else parts
+
+
+def _use_paths(tree: str) -> list[list[str]]:
+    """The paths a `use` tree names: `a::{b, c::{d, e}}` -> a::b, a::c::d, a::c::e."""
+    tree = re.sub(r"\s+", "", tree)
+    depth, start, parts = 0, 0, []
+    head, brace, body = tree.partition("{")
+    if not brace:
+        return [[s for s in tree.split("::") if s]]
+    body = body[:-1]  # the closing brace
+    for i, c in enumerate(body + ","):
+        depth += c == "{"
+        depth -= c == "}"
+        if c == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    prefix = [s for s in head.split("::") if s]
+    return [prefix + sub for part in parts if part for sub in _use_paths(part)]
+
+
+def rust_graph() -> dict[str, set[str]]:
+    """Module -> the modules its code names (`use` statements and paths in code), with a
+    facade's re-export (`pub use child::X` in a mod.rs) resolved to the child that defines
+    X. Not edges: `mod` declarations and the re-exports themselves (a parent names its
+    children to publish them, not to use them), comments."""
+    files = {_rust_module(p): p for p in sorted(RUST.rglob("*.rs"))}
+    texts = {m: re.sub(r"//[^\n]*", "", p.read_text()) for m, p in files.items()}
+    reexported: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
+    for m, text in texts.items():
+        names = reexported.setdefault(m, {})
+        for tree in re.findall(r"\bpub use ([^;]+);", text):
+            for path in _use_paths(tree):
+                if path and (*m, path[0]) in files:
+                    names[path[-1]] = (*m, path[0])
+
+    def resolve(m: tuple[str, ...], path: list[str]) -> tuple[str, ...] | None:
+        if path[0] == "crate":
+            base, rest = (), path[1:]
+        elif path[0] in ("self", "super"):
+            base, rest = m, path
+            while rest and rest[0] in ("self", "super"):
+                base, rest = (base[:-1] if rest[0] == "super" else base), rest[1:]
+        elif (*m, path[0]) in files:  # a child module named from its parent
+            base, rest = m, path
+        else:
+            return None  # std, pyo3, a local name
+        while rest and (*base, rest[0]) in files:
+            base, rest = (*base, rest[0]), rest[1:]
+        if rest and rest[0] in reexported.get(base, {}):
+            base = reexported[base][rest[0]]
+        return base
+
+    graph: dict[str, set[str]] = {}
+    for m, text in texts.items():
+        text = re.sub(r"\bpub use [^;]+;", "", text)
+        paths = [p for tree in re.findall(r"\buse ([^;]+);", text) for p in _use_paths(tree)]
+        text = re.sub(r"\buse [^;]+;", "", text)
+        paths += [p.split("::") for p in re.findall(r"\b[a-z_][a-z0-9_]*(?:::[A-Za-z_]\w*)+", text)]
+        targets = {resolve(m, p) for p in paths if p}
+        edges = {t for t in targets if t is not None and t != m}
+        graph["::".join(m) or "crate"] = {"::".join(t) or "crate" for t in edges}
+    return graph
+
+
+def test_there_is_no_rust_module_cycle() -> None:
+    """No two Rust modules use each other, directly or around a loop (a module's use of its
+    ancestors, which declare it, is not a loop back)."""
+    graph = rust_graph()
+    assert "python::engine" in graph["python"]  # the module registers the engine class
+    assert "core::sink" in graph["core::machine"]  # through the core's facade (pub use)
+    assert cycles(graph) == []
+
+
+def test_the_rust_checker_sees_a_planted_cycle() -> None:
+    graph = rust_graph()
+    graph["core::sink"] = graph["core::sink"] | {"core::machine"}
+    assert ["core::machine", "core::sink"] in cycles(graph)

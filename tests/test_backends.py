@@ -210,9 +210,12 @@ def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> No
         "debug_memory",
         "debug_state",
         "done",
+        "end",
+        "end_index",
         "feed",
         "feed_changes",
         "feed_pending",
+        "open_depth",
         "progress",
         "value",
     ]

@@ -25,7 +25,9 @@ def _stdlib() -> set[str]:
         import sysconfig
 
         lib = Path(sysconfig.get_paths()["stdlib"])
-        found = [*lib.iterdir(), *(lib / "lib-dynload").iterdir()]  # math.cpython-39-...so
+        # CPython's compiled modules are in lib-dynload (math.cpython-39-...so); PyPy has none
+        dynload = lib / "lib-dynload"
+        found = [*lib.iterdir(), *(dynload.iterdir() if dynload.is_dir() else ())]
         names = {path.name.split(".")[0] for path in found} | set(sys.builtin_module_names)
     return set(names)
 

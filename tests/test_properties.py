@@ -204,9 +204,8 @@ def utf8(text: str) -> bytes | None:
 def trace(chunks: list[Chunk], backend: str, mode: str) -> list[Any]:
     """What a caller sees: a snapshot after each feed, then the close; stops at an error.
 
-    After each feed, the machine's state too (`Engine.debug_state()`: the state, number
-    sub-state, open containers, key, literal and escape progress, line, offset): the twin
-    mirrors the core state for state, not only value for value.
+    After each feed, the machine's whole state too (`Engine.debug_state()`, STATE_FIELDS):
+    the twin mirrors the core state for state, not only value for value.
     """
     parser = jsondrip.Parser(backend=backend, mode=mode)
     state = parser._engine.debug_state
@@ -282,16 +281,77 @@ def both_backends() -> None:
     skip_unless_native()
 
 
+STATE_FIELDS = {
+    "state", "number", "depth", "stack", "in_key", "key", "token_start", "literal", "hex",
+    "hex_value", "high", "escape_end", "number_len", "number_valid", "line", "line_start",
+    "comma", "bom_skipped", "offset",
+}  # fmt: skip
+"""The fields of `debug_state()` (rust/core/machine.rs `DebugState`): the machine's whole
+state between fragments (what the builder holds is compared as the value)."""
+
+
 @SETTINGS
 @given(text=maybe_broken(), mode=st.sampled_from(["stable", "jiter"]), data=st.data())
 def test_backends_agree(both_backends: None, text: str, mode: str, data: st.DataObject) -> None:
+    """Value, state (every field of STATE_FIELDS) and error after every feed, the same on
+    both backends: the text cut at random, each piece as str or bytes, then its UTF-8 bytes
+    cut at random and at every byte."""
     for chunks in (cut(data.draw, text), mixed(data.draw, text)):
         assert traces_equal(trace(chunks, "native", mode), trace(chunks, "python", mode)), chunks
     raw = utf8(text)
     if raw is not None:
-        byte_chunks = cut(data.draw, raw)
-        native = trace(byte_chunks, "native", mode)
-        assert traces_equal(native, trace(byte_chunks, "python", mode)), byte_chunks
+        for byte_chunks in (cut(data.draw, raw), [raw[i : i + 1] for i in range(len(raw))]):
+            native = trace(byte_chunks, "native", mode)
+            assert traces_equal(native, trace(byte_chunks, "python", mode)), byte_chunks
+
+
+def test_debug_state_has_every_field(backend: str) -> None:
+    """Both engines give every field of the state, and only those."""
+    assert set(jsondrip.Parser(backend=backend)._engine.debug_state()) == STATE_FIELDS
+
+
+# Fragments after which every field of the state is live (not None) at least once.
+EVERY_FIELD_LIVE = ['{"a": [1', ".5e", '3, "x\\', "u12", '34"], "k', '": tr', "ue}"]
+
+
+def planted(field: str, value: Any) -> Any:
+    """A value of `field` that differs from `value`, as a bug would make it."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    return value + "x"
+
+
+@pytest.mark.parametrize("field", sorted(STATE_FIELDS))
+def test_a_planted_difference_in_any_field_fails(
+    both_backends: None, field: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The comparison of test_backends_agree catches a difference in each field of the state
+    alone: the python engine's `debug_state` made wrong in that field, after one feed where
+    the field is live, and the two traces no longer agree (and agree without it)."""
+    chunks: list[Chunk] = list(EVERY_FIELD_LIVE)
+    assert traces_equal(trace(chunks, "native", "stable"), trace(chunks, "python", "stable"))
+    engine_class = type(jsondrip.Parser(backend="python")._engine)
+    honest = engine_class.debug_state
+    live = [i for i, (_, state) in enumerate(states_of(chunks)) if state[field] is not None]
+    assert live, f"no feed leaves {field} live"
+    calls = {"n": 0}
+
+    def wrong_once(engine: Any) -> dict[str, Any]:
+        state = honest(engine)
+        if calls["n"] == live[-1]:
+            state[field] = planted(field, state[field])
+        calls["n"] += 1
+        return state
+
+    monkeypatch.setattr(engine_class, "debug_state", wrong_once)
+    assert not traces_equal(trace(chunks, "native", "stable"), trace(chunks, "python", "stable"))
+
+
+def states_of(chunks: list[Chunk]) -> list[tuple[Chunk, dict[str, Any]]]:
+    parser = jsondrip.Parser(backend="python")
+    return [(chunk, (parser.feed(chunk), parser._engine.debug_state())[1]) for chunk in chunks]
 
 
 # --- (b) stable mode never retracts, (c) the final value is json.loads's ---------------------

@@ -569,33 +569,80 @@ def test_nan_snapshots_compare_with_same() -> None:
     assert math.isinf(INF)
 
 
-# (fragment, (state, number sub-state, stack, in a key, hex digits, offset))
-STATE_STEPS = [
-    ("", ("VALUE", None, "", False, None, 0)),
-    ('{"a": [1', ("NUMBER", "INT", "{[", False, None, 8)),
-    (".5e", ("NUMBER", "EXP", "{[", False, None, 11)),
-    ('3, "x\\', ("ESCAPE", None, "{[", False, None, 17)),
-    ("u12", ("UNICODE", None, "{[", False, 2, 20)),
-    ('34"], "k', ("STRING", None, "{", True, None, 28)),
-    ('": tr', ("LITERAL", None, "{", False, None, 33)),
-    ("ue}", ("DONE", None, "", False, None, 36)),
+# The whole state between fragments: the fields of every step, then what each step changes.
+STATE_START = {
+    "state": "VALUE",
+    "number": None,
+    "depth": 0,
+    "stack": "",
+    "in_key": False,
+    "key": None,
+    "token_start": None,
+    "literal": None,
+    "hex": None,
+    "hex_value": None,
+    "high": 0,
+    "escape_end": None,
+    "number_len": None,
+    "number_valid": None,
+    "line": 1,
+    "line_start": 0,
+    "comma": 0,
+    "bom_skipped": False,
+    "offset": 0,
+}
+IN_NUMBER = {"state": "NUMBER", "number": "INT", "depth": 2, "stack": "{[", "token_start": 7}
+IN_STRING = {"depth": 2, "stack": "{[", "token_start": 14}
+AFTER_ESCAPE = {"depth": 1, "stack": "{", "escape_end": 22}
+# Where json names a trailing comma (3.13+), both engines keep the last comma's position.
+TRACKS_COMMA = (json_error("[1,]") or ("",))[0].startswith("Illegal trailing comma")
+FIRST_COMMA = {"comma": 12} if TRACKS_COMMA else {}
+SECOND_COMMA = {"comma": 24} if TRACKS_COMMA else {}
+STATE_STEPS: list[tuple[str, dict[str, Any]]] = [
+    ("", {}),
+    ('{"a": [1', {**IN_NUMBER, "number_len": 1, "number_valid": 1}),
+    (".5e", {**IN_NUMBER, "number": "EXP", "number_len": 4, "number_valid": 3}),
+    ('3, "x\\', {**IN_STRING, **FIRST_COMMA, "state": "ESCAPE"}),
+    ("u12", {**IN_STRING, **FIRST_COMMA, "state": "UNICODE", "hex": 2, "hex_value": 0x12}),
+    (
+        '34"], "k',
+        {
+            **AFTER_ESCAPE,
+            **SECOND_COMMA,
+            "state": "STRING",
+            "in_key": True,
+            "key": 1,
+            "token_start": 26,
+        },
+    ),
+    (
+        '": tr',
+        {**AFTER_ESCAPE, **SECOND_COMMA, "state": "LITERAL", "token_start": 31, "literal": "tr"},
+    ),
+    ("ue}", {**SECOND_COMMA, "state": "DONE", "escape_end": 22}),
 ]
 
 
 def test_debug_state_after_each_fragment(backend: str) -> None:
-    """Both engines name their state the same way (rust/core/tests.rs has the same table)."""
+    """Both engines give their whole state the same way (rust/core/tests.rs has the same
+    table); the fields a step does not name keep their value at the start."""
     parser = jsondrip.Parser(backend=backend)
-    for fragment, (state, number, stack, in_key, hex_digits, offset) in STATE_STEPS:
+    offset = 0
+    for fragment, fields in STATE_STEPS:
         parser.feed(fragment)
-        expected = {
-            "state": state,
-            "number": number,
-            "stack": stack,
-            "in_key": in_key,
-            "literal": 2 if state == "LITERAL" else None,
-            "hex": hex_digits,
-            "high": 0,
-            "line": 1,
-            "offset": offset,
-        }
+        offset += len(fragment)
+        expected = {**STATE_START, **fields, "offset": offset}
         assert parser._engine.debug_state() == expected, fragment
+
+
+def test_debug_state_lines_and_surrogates(backend: str) -> None:
+    """The line, its start, a high surrogate held for its low half, a key read so far."""
+    parser = jsondrip.Parser(backend=backend)
+    parser.feed('[\n {"k\\u00e9y')
+    want = {"state": "STRING", "depth": 2, "stack": "[{", "in_key": True, "key": 3}
+    want.update(token_start=4, escape_end=12, line=2, line_start=2, offset=13)
+    assert parser._engine.debug_state() == {**STATE_START, **want}
+    parser.feed('": "\\ud83d')
+    want = {"state": "SURROGATE_BACKSLASH", "depth": 2, "stack": "[{", "token_start": 16}
+    want.update(high=0xD83D, escape_end=23, line=2, line_start=2, offset=23)
+    assert parser._engine.debug_state() == {**STATE_START, **want}

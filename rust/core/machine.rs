@@ -6,6 +6,9 @@
 //! state, the stack of open containers, and the token it is inside.
 
 use super::error::{Dialect, ErrorKind};
+use super::escape::{
+    hex_digit, is_high_surrogate, is_low_surrogate, join_surrogates, push_wtf8, unescape,
+};
 use super::number::NumberDigest;
 use super::sink::{Atom, Sink, Stop, Str};
 
@@ -83,14 +86,33 @@ pub struct DebugState {
     pub stack: String,
     /// The string being read is a key.
     pub in_key: bool,
-    /// In a literal: how many of its characters were read.
-    pub literal: Option<usize>,
+    /// In a key: how many of its characters were read (escapes decoded; a high surrogate
+    /// waiting for its low half not yet).
+    pub key: Option<u64>,
+    /// In a string, a number or a literal: the position of its first character.
+    pub token_start: Option<u64>,
+    /// In a literal: the part of it read so far (which literal, and how far).
+    pub literal: Option<&'static str>,
     /// In a `\u` escape: how many of its hex digits were read.
     pub hex: Option<u32>,
+    /// In a `\u` escape: the value of its hex digits read so far.
+    pub hex_value: Option<u32>,
     /// A high surrogate waiting for its low half (0: none).
     pub high: u32,
+    /// Just after the last `\u` escape read (None: none yet).
+    pub escape_end: Option<u64>,
+    /// In a number: how many characters of it were read.
+    pub number_len: Option<usize>,
+    /// In a number: the length of its longest prefix that is a number.
+    pub number_valid: Option<usize>,
     /// The line being read (1-based).
     pub line: u64,
+    /// The position of the line's first character.
+    pub line_start: u64,
+    /// The last `,` between values that json 3.13+ would report as trailing (0: none).
+    pub comma: u64,
+    /// A bytes stream opened with a BOM, skipped.
+    pub bom_skipped: bool,
     /// Characters read before the current fragment (after a feed: all of them).
     pub offset: u64,
 }
@@ -185,20 +207,6 @@ fn literal_for(b: u8) -> Option<(&'static [u8], Atom<'static>)> {
     })
 }
 
-fn escape_char(b: u8) -> Option<u8> {
-    Some(match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'/' => b'/',
-        b'b' => 0x08,
-        b'f' => 0x0c,
-        b'n' => b'\n',
-        b'r' => b'\r',
-        b't' => b'\t',
-        _ => return None,
-    })
-}
-
 /// Bytes that a string holds as they are: not `"`, not `\`, not a control character.
 static PLAIN: [bool; 256] = {
     let mut table = [true; 256];
@@ -222,22 +230,11 @@ pub fn count_chars(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
 }
 
-/// Appends a code point, surrogates included (as WTF-8), to `out`.
-pub(crate) fn push_code_point(out: &mut Vec<u8>, cp: u32) {
-    match cp {
-        0..=0x7f => out.push(cp as u8),
-        0x80..=0x7ff => out.extend_from_slice(&[0xc0 | (cp >> 6) as u8, 0x80 | (cp & 0x3f) as u8]),
-        0x800..=0xffff => out.extend_from_slice(&[
-            0xe0 | (cp >> 12) as u8,
-            0x80 | ((cp >> 6) & 0x3f) as u8,
-            0x80 | (cp & 0x3f) as u8,
-        ]),
-        _ => out.extend_from_slice(&[
-            0xf0 | (cp >> 18) as u8,
-            0x80 | ((cp >> 12) & 0x3f) as u8,
-            0x80 | ((cp >> 6) & 0x3f) as u8,
-            0x80 | (cp & 0x3f) as u8,
-        ]),
+/// A mark's character position, between fragments (when every mark is one).
+fn char_of(mark: Mark) -> u64 {
+    match mark {
+        Mark::Char(c) => c,
+        Mark::Byte(_) => unreachable!("marks are resolved when a fragment ends"),
     }
 }
 
@@ -307,6 +304,12 @@ pub struct Machine {
     literal: &'static [u8],
     literal_value: Atom<'static>,
     literal_len: usize,
+    /// Stop at the end of the document (`set_stop_at_end`) instead of failing on what
+    /// follows it.
+    stop_at_end: bool,
+    /// Where the document ended in the fragment being read: the byte index of the first
+    /// character after it that is not whitespace (the machine read no further).
+    pub(crate) end: Option<usize>,
 }
 
 type Step = Result<State, Halt>;
@@ -343,7 +346,27 @@ impl Machine {
             literal: b"",
             literal_value: Atom::Null,
             literal_len: 0,
+            stop_at_end: false,
+            end: None,
         }
+    }
+
+    /// Once the document is complete, the first character after it that is not whitespace
+    /// ends the reading (`end` says where) instead of being "Extra data": the text that
+    /// follows a document (a model's prose, the next document) is the caller's.
+    pub fn set_stop_at_end(&mut self) {
+        self.stop_at_end = true;
+    }
+
+    /// How many values along the live value's last path are still arriving: the open
+    /// containers, and the string (or, in jiter mode, the number) shown at the end of them.
+    /// Every value shown off that path, and deeper on it, is complete.
+    pub fn open_depth(&self) -> usize {
+        let open_scalar = (self.state.in_string() && !self.in_key)
+            || (self.state == State::Number
+                && self.mode == Mode::Jiter
+                && self.number_state.accepting());
+        self.stack.len() + usize::from(open_scalar)
     }
 
     pub fn done(&self) -> bool {
@@ -361,22 +384,39 @@ impl Machine {
             })
     }
 
-    /// Where the machine is (see `DebugState`).
+    /// Where the machine is (see `DebugState`), between fragments.
     pub fn debug_state(&self) -> DebugState {
+        let state = self.state;
+        let in_key = state.in_string() && self.in_key;
+        let in_number = state == State::Number;
+        let in_token = state.in_string() || in_number || state == State::Literal;
+        let unicode = state == State::Unicode;
         DebugState {
-            state: self.state.name(),
-            number: (self.state == State::Number).then(|| self.number_state.name()),
+            state: state.name(),
+            number: in_number.then(|| self.number_state.name()),
             depth: self.stack.len(),
             stack: self
                 .stack
                 .iter()
                 .map(|&object| if object { '{' } else { '[' })
                 .collect(),
-            in_key: self.state.in_string() && self.in_key,
-            literal: (self.state == State::Literal).then_some(self.literal_len),
-            hex: (self.state == State::Unicode).then_some(self.hex_len),
+            in_key,
+            key: in_key.then(|| count_chars(&self.scratch)),
+            token_start: in_token.then(|| char_of(self.token_start)),
+            literal: (state == State::Literal).then(|| {
+                // SAFETY: literals are ASCII.
+                unsafe { std::str::from_utf8_unchecked(&self.literal[..self.literal_len]) }
+            }),
+            hex: unicode.then_some(self.hex_len),
+            hex_value: unicode.then_some(self.hex),
             high: self.high,
+            escape_end: self.escape_end.map(char_of),
+            number_len: in_number.then_some(self.number.len()),
+            number_valid: in_number.then_some(self.number_valid),
             line: self.line,
+            line_start: char_of(self.line_start),
+            comma: char_of(self.comma),
+            bom_skipped: self.bom_skipped,
             offset: self.offset,
         }
     }
@@ -392,13 +432,9 @@ impl Machine {
     /// The line and column (1-based) of a position on the current line, or (json 3.13+'s
     /// trailing comma) of the last comma.
     pub(crate) fn locate(&self, pos: u64) -> (u64, u64) {
-        let resolved = |mark: Mark| match mark {
-            Mark::Char(c) => c,
-            Mark::Byte(_) => unreachable!("marks are resolved when a fragment ends"),
-        };
-        let line_start = resolved(self.line_start);
-        if pos < line_start && pos == resolved(self.comma) {
-            return (self.comma_line, pos - resolved(self.comma_line_start) + 1);
+        let line_start = char_of(self.line_start);
+        if pos < line_start && pos == char_of(self.comma) {
+            return (self.comma_line, pos - char_of(self.comma_line_start) + 1);
         }
         (self.line, pos - line_start + 1)
     }
@@ -453,6 +489,10 @@ impl Machine {
         }
     }
 
+    /// Every syntax error leaves the machine here. The twin's counterpart is `reject`, which
+    /// also names the error site (`errors.Site`) so that PyPy's table (twin/pypy.py, a
+    /// dialect the native backend never serves) can word and place it otherwise; the sites
+    /// are the same places in both machines.
     fn syntax(&self, kind: ErrorKind, pos: u64) -> Halt {
         Halt::Syntax(kind, pos)
     }
@@ -482,6 +522,7 @@ impl Machine {
                 }
                 let object = b == b'{';
                 self.stack.push(object);
+                self.token_start = Mark::Byte(i);
                 sink.begin_container(object)?;
                 Ok(if object {
                     State::ObjectFirst
@@ -560,7 +601,7 @@ impl Machine {
     }
 
     fn push_lone_high(&mut self) {
-        push_code_point(&mut self.scratch, self.high);
+        push_wtf8(&mut self.scratch, self.high);
         self.high = 0;
         self.string_surrogates = true;
         self.string_dirty = true;
@@ -569,21 +610,21 @@ impl Machine {
     /// Four hex digits read: a character, a held-back high surrogate, or a pair.
     fn end_escape(&mut self, mut code: u32) -> State {
         if self.high != 0 {
-            if (0xdc00..=0xdfff).contains(&code) {
-                code = 0x10000 + ((self.high - 0xd800) << 10) + (code - 0xdc00);
+            if is_low_surrogate(code) {
+                code = join_surrogates(self.high, code);
                 self.high = 0;
             } else {
                 self.push_lone_high();
             }
         }
-        if (0xd800..=0xdbff).contains(&code) {
+        if is_high_surrogate(code) {
             self.high = code;
             return State::SurrogateBackslash;
         }
-        if (0xdc00..=0xdfff).contains(&code) {
+        if is_low_surrogate(code) {
             self.string_surrogates = true;
         }
-        push_code_point(&mut self.scratch, code);
+        push_wtf8(&mut self.scratch, code);
         self.string_dirty = true;
         State::String
     }
@@ -618,7 +659,9 @@ impl Machine {
         if let Mark::Byte(_) = self.comma_line_start {
             self.comma_line_start = Mark::Char(self.resolve(self.comma_line_start, chunk));
         }
-        self.offset += count_chars(chunk);
+        // Stopped at the document's end: only what it read counts.
+        let read = self.end.map_or(chunk, |end| &chunk[..end]);
+        self.offset += count_chars(read);
         result.map_err(|halt| self.positioned(halt))?;
         self.flush(sink).map_err(|halt| self.positioned(halt))
     }
@@ -724,6 +767,10 @@ impl Machine {
                 }
                 i += 1;
                 continue;
+            }
+            if *state == State::Done && self.stop_at_end {
+                self.end = Some(i);
+                return Ok(n);
             }
             *state = self.structure_step(*state, b, i, chunk, sink)?;
             i += 1;
@@ -857,7 +904,7 @@ impl Machine {
                         self.hex_len = 0;
                         State::Unicode
                     } else {
-                        let Some(decoded) = escape_char(b) else {
+                        let Some(decoded) = unescape(b) else {
                             let pos = self.resolve(Mark::Byte(i), chunk) - 2;
                             return Err(self.syntax(ErrorKind::InvalidEscape, pos));
                         };
@@ -867,7 +914,7 @@ impl Machine {
                     }
                 }
                 State::Unicode => {
-                    let Some(digit) = (b as char).to_digit(16) else {
+                    let Some(digit) = hex_digit(b) else {
                         let pos = self.resolve(Mark::Byte(i), chunk) - self.hex_len as u64 - 1;
                         return Err(self.syntax(ErrorKind::InvalidUnicodeEscape, pos));
                     };

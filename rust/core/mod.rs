@@ -1,5 +1,6 @@
 //! The parser core: no Python here, so `cargo test` needs no interpreter.
 //!
+//! - [`escape`]: string escapes, code points as WTF-8, JSON Pointer tokens: once for all.
 //! - [`machine`]: the state machine over complete code points (twin: `src/jsondrip/twin/machine.py`).
 //! - [`number`]: a long number shown while it arrives, read once (jiter mode).
 //! - [`stream`]: bytes in any chunking (UTF-8 decoding, BOM, `max_size`, sticky errors).
@@ -10,6 +11,7 @@
 //!   `float`, decimal digits to f64, and its table `pow5_table`).
 
 pub mod error;
+pub mod escape;
 mod float;
 pub mod machine;
 pub mod number;

@@ -25,6 +25,9 @@ pub struct Stream {
     /// The last fragment read (its last DOC_WINDOW characters), for an error's `doc`; a
     /// copy per fragment costs little, more history costs every small feed (measured).
     last: Vec<u8>,
+    /// With `set_stop_at_end`: where the document ended, once it has (see `end`); nothing
+    /// after it is read.
+    end: Option<(u64, u64, u64)>,
 }
 
 /// The byte index where the last `chars` characters of `text` start.
@@ -76,6 +79,7 @@ impl Stream {
             error: None,
             closed: false,
             last: Vec::new(),
+            end: None,
         }
     }
 
@@ -88,6 +92,30 @@ impl Stream {
             + self.error.as_ref().map_or(0, |error| {
                 std::mem::size_of::<ParseError>() + error.doc.capacity()
             })
+    }
+
+    /// Stop at the end of the document instead of failing on what follows it ("Extra
+    /// data"): see `end`.
+    pub fn set_stop_at_end(&mut self) {
+        self.machine.set_stop_at_end();
+    }
+
+    /// With `set_stop_at_end`: where the document ended, once a fragment held its end: the
+    /// first character after it that is not whitespace, as its position (in characters from
+    /// the stream's start), line and column (1-based). Later fragments are not read.
+    pub fn end(&self) -> Option<(u64, u64, u64)> {
+        self.end
+    }
+
+    /// How many characters the machine has read (the position of the next one).
+    pub fn offset(&self) -> u64 {
+        self.machine.offset
+    }
+
+    /// How many values along the live value's last path are still arriving (see
+    /// `Machine::open_depth`).
+    pub fn open_depth(&self) -> usize {
+        self.machine.open_depth()
     }
 
     /// True once a complete document has been read.
@@ -214,6 +242,14 @@ impl Stream {
         if let Err(halt) = self.machine.feed(text, wtf8, sink) {
             return Err(self.halt(halt, text, None));
         }
+        if let Some(end) = self.machine.end.take() {
+            // The document ended in this fragment: what follows it is not the stream's.
+            text = &text[..end];
+            over = None;
+            let pos = self.machine.offset;
+            let (line, column) = self.machine.locate(pos);
+            self.end = Some((pos, line, column));
+        }
         sink.accepted(text);
         self.remember(text);
         if let Some(limit) = over {
@@ -230,6 +266,9 @@ impl Stream {
         sink: &mut S,
     ) -> Result<(), Failure> {
         self.check_open()?;
+        if self.end.is_some() {
+            return Ok(());
+        }
         if !self.pending.is_empty() {
             return Err(self.invalid_pending(None));
         }
@@ -242,6 +281,9 @@ impl Stream {
     /// A fragment of UTF-8 bytes, cut anywhere.
     pub fn feed_bytes<S: Sink>(&mut self, bytes: &[u8], sink: &mut S) -> Result<(), Failure> {
         self.check_open()?;
+        if self.end.is_some() {
+            return Ok(());
+        }
         let joined;
         let mut data = bytes;
         if !self.pending.is_empty() {
@@ -271,6 +313,9 @@ impl Stream {
             }
             End::Invalid => {
                 self.read(&data[..valid], surrogates, sink)?;
+                if self.end.is_some() {
+                    return Ok(()); // the document ended before the invalid byte
+                }
                 let kind = ErrorKind::InvalidUtf8(data[valid]);
                 Err(self.fail(kind, self.machine.offset, b"", None))
             }
@@ -293,6 +338,9 @@ impl Stream {
         }
         if self.closed {
             return Ok(());
+        }
+        if self.end.is_some() {
+            self.pending.clear(); // bytes after the document's end are not the stream's
         }
         if !self.pending.is_empty() {
             return Err(self.invalid_pending(Some("the rest of a UTF-8 character")));

@@ -154,43 +154,125 @@ fn deep_nesting_is_limited_without_recursion() {
     }
 }
 
+/// The machine's whole state at the start: the fields each step below does not name.
+fn start_state() -> DebugState {
+    DebugState {
+        state: "VALUE",
+        number: None,
+        depth: 0,
+        stack: String::new(),
+        in_key: false,
+        key: None,
+        token_start: None,
+        literal: None,
+        hex: None,
+        hex_value: None,
+        high: 0,
+        escape_end: None,
+        number_len: None,
+        number_valid: None,
+        line: 1,
+        line_start: 0,
+        comma: 0,
+        bom_skipped: false,
+        offset: 0,
+    }
+}
+
 #[test]
 fn the_state_is_exposed_after_every_fragment() {
+    // The same table as tests/test_values.py's STATE_STEPS.
     let mut stream = Stream::new(Mode::Stable, 1024, None);
     let mut sink = ValueBuilder::default();
-    // (chunk, state, number sub-state, stack, in a key, hex digits, offset)
-    type Step<'a> = (
-        &'a [u8],
-        &'a str,
-        Option<&'a str>,
-        &'a str,
-        bool,
-        Option<u32>,
-        u64,
-    );
-    let steps: [Step; 7] = [
-        (b"", "VALUE", None, "", false, None, 0),
-        (b"{\"a\": [1", "NUMBER", Some("INT"), "{[", false, None, 8),
-        (b".5e", "NUMBER", Some("EXP"), "{[", false, None, 11),
-        (b"3, \"x\\", "ESCAPE", None, "{[", false, None, 17),
-        (b"u12", "UNICODE", None, "{[", false, Some(2), 20),
-        (b"34\"], \"k", "STRING", None, "{", true, None, 28),
-        (b"\": 1}", "DONE", None, "", false, None, 33),
+    let start = start_state();
+    let in_number = DebugState {
+        state: "NUMBER",
+        number: Some("INT"),
+        depth: 2,
+        stack: "{[".into(),
+        token_start: Some(7),
+        ..start.clone()
+    };
+    let in_string = DebugState {
+        depth: 2,
+        stack: "{[".into(),
+        token_start: Some(14),
+        ..start.clone()
+    };
+    let after_escape = DebugState {
+        depth: 1,
+        stack: "{".into(),
+        escape_end: Some(22),
+        ..start.clone()
+    };
+    let steps: Vec<(&[u8], DebugState)> = vec![
+        (b"", start.clone()),
+        (
+            b"{\"a\": [1",
+            DebugState {
+                number_len: Some(1),
+                number_valid: Some(1),
+                ..in_number.clone()
+            },
+        ),
+        (
+            b".5e",
+            DebugState {
+                number: Some("EXP"),
+                number_len: Some(4),
+                number_valid: Some(3),
+                ..in_number
+            },
+        ),
+        (
+            b"3, \"x\\",
+            DebugState {
+                state: "ESCAPE",
+                ..in_string.clone()
+            },
+        ),
+        (
+            b"u12",
+            DebugState {
+                state: "UNICODE",
+                hex: Some(2),
+                hex_value: Some(0x12),
+                ..in_string
+            },
+        ),
+        (
+            b"34\"], \"k",
+            DebugState {
+                state: "STRING",
+                in_key: true,
+                key: Some(1),
+                token_start: Some(26),
+                ..after_escape.clone()
+            },
+        ),
+        (
+            b"\": tr",
+            DebugState {
+                state: "LITERAL",
+                token_start: Some(31),
+                literal: Some("tr"),
+                ..after_escape
+            },
+        ),
+        (
+            b"ue}",
+            DebugState {
+                state: "DONE",
+                escape_end: Some(22),
+                ..start
+            },
+        ),
     ];
-    for (chunk, state, number, stack, in_key, hex, offset) in steps {
+    let mut offset = 0;
+    for (chunk, want) in steps {
         stream.feed_bytes(chunk, &mut sink).expect("valid prefix");
-        let want = DebugState {
-            state,
-            number,
-            depth: stack.len(),
-            stack: stack.to_string(),
-            in_key,
-            literal: None,
-            hex,
-            high: 0,
-            line: 1,
-            offset,
-        };
+        offset += chunk.len() as u64;
+        let want = DebugState { offset, ..want };
         assert_eq!(
             stream.debug_state(),
             want,
@@ -198,4 +280,86 @@ fn the_state_is_exposed_after_every_fragment() {
             String::from_utf8_lossy(chunk)
         );
     }
+}
+
+/// What a stream stopping at its document's end read: where it ended (position, line,
+/// column), the value, and how closing went.
+struct Stopped {
+    end: Option<(u64, u64, u64)>,
+    value: Option<Value>,
+    closed: Result<(), Failure>,
+}
+
+/// Feeds `chunks` to a stream stopping at its document's end, then closes it.
+fn stopping(chunks: &[&str]) -> Stopped {
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    stream.set_stop_at_end();
+    let mut sink = ValueBuilder::default();
+    for chunk in chunks {
+        stream
+            .feed_bytes(chunk.as_bytes(), &mut sink)
+            .expect("valid");
+    }
+    let closed = stream.close(&mut sink);
+    Stopped {
+        end: stream.end(),
+        value: sink.root,
+        closed,
+    }
+}
+
+#[test]
+fn a_stream_stopping_at_the_end_of_its_document_reads_nothing_after_it() {
+    let object = Some(Value::Object(vec![(b"a".to_vec(), int("1"))]));
+    // the first character after the document that is not whitespace: where it ended
+    let read = stopping(&["{\"a\": 1}  \n", "x {\"b\""]);
+    assert_eq!((read.end, &read.value), (Some((11, 2, 1)), &object));
+    assert!(read.closed.is_ok());
+    let read = stopping(&["{\"a\":\n 1}  \n", "  x"]);
+    assert_eq!(read.end, Some((14, 3, 3)));
+    let read = stopping(&["{\"a\": 1}{\"b\": 2}"]);
+    assert_eq!((read.end, read.value), (Some((8, 1, 9)), object));
+    // a top-level number ends at the character after it, a literal at its last letter
+    let read = stopping(&["12", "3 ", "é"]);
+    assert_eq!((read.end, read.value), (Some((4, 1, 5)), Some(int("123"))));
+    let read = stopping(&["nullnull"]);
+    assert_eq!((read.end, read.value), (Some((4, 1, 5)), Some(Value::Null)));
+    // no end yet: the document is complete at close, or cut short
+    assert_eq!(stopping(&["[1] "]).end, None);
+    assert!(stopping(&["[1, "]).closed.is_err());
+}
+
+#[test]
+fn the_bytes_after_the_end_are_not_the_streams() {
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    stream.set_stop_at_end();
+    let mut sink = ValueBuilder::default();
+    // an invalid byte, and a character cut short, after the document: not read
+    stream.feed_bytes(b"[1] x\xff", &mut sink).unwrap();
+    assert_eq!(stream.end(), Some((4, 1, 5)));
+    stream.feed_bytes(b"\xc3", &mut sink).unwrap();
+    assert!(stream.close(&mut sink).is_ok());
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    stream.set_stop_at_end();
+    stream.feed_bytes(b"[1] \xc3", &mut sink).unwrap();
+    stream.feed_bytes(b"\xa9", &mut sink).unwrap();
+    assert_eq!(stream.end(), Some((4, 1, 5)));
+}
+
+#[test]
+fn open_depth_counts_the_values_still_arriving_on_the_last_path() {
+    let depth = |text: &str, mode: Mode| {
+        let mut stream = Stream::new(mode, 1024, None);
+        let mut sink = ValueBuilder::default();
+        stream.feed_bytes(text.as_bytes(), &mut sink).unwrap();
+        stream.open_depth()
+    };
+    assert_eq!(depth("", Mode::Stable), 0);
+    assert_eq!(depth("{\"a\": [1, \"x", Mode::Stable), 3);
+    assert_eq!(depth("{\"a\": [1, 2", Mode::Stable), 2); // a number is not shown yet
+    assert_eq!(depth("{\"a\": [1, 2", Mode::Jiter), 3); // ... in jiter mode it is
+    assert_eq!(depth("{\"a\": [1, -", Mode::Jiter), 2);
+    assert_eq!(depth("{\"a\": [1], \"k", Mode::Stable), 1); // a key is not a value
+    assert_eq!(depth("\"ab", Mode::Stable), 1);
+    assert_eq!(depth("{\"a\": {}}", Mode::Stable), 0);
 }

@@ -8,6 +8,8 @@
 
 use std::borrow::Cow;
 
+use crate::core::escape::{unescape, unicode_escape};
+
 pub mod partial_args;
 pub mod pieces;
 pub mod repr;
@@ -113,14 +115,6 @@ fn scan(text: &[u8], start: usize, mut out: Option<&mut Vec<u8>>) -> Option<usiz
                 let escape = *text.get(at + 1)?;
                 at += 2;
                 let plain = match escape {
-                    b'"' => b'"',
-                    b'\\' => b'\\',
-                    b'/' => b'/',
-                    b'b' => 0x08,
-                    b'f' => 0x0c,
-                    b'n' => b'\n',
-                    b'r' => b'\r',
-                    b't' => b'\t',
                     b'u' => {
                         let (code, next) = unicode_escape(text, at)?;
                         at = next;
@@ -130,7 +124,7 @@ fn scan(text: &[u8], start: usize, mut out: Option<&mut Vec<u8>>) -> Option<usiz
                         }
                         continue;
                     }
-                    _ => return None,
+                    _ => unescape(escape)?,
                 };
                 if let Some(out) = out.as_deref_mut() {
                     out.push(plain);
@@ -139,29 +133,4 @@ fn scan(text: &[u8], start: usize, mut out: Option<&mut Vec<u8>>) -> Option<usiz
             _ => return None, // a control character: strict JSON forbids it in a literal
         }
     }
-}
-
-/// The code point of a `\uXXXX` escape whose hex digits begin at `at`, and where the text
-/// after it begins. As `scanstring`: a high surrogate followed by `\u` and a low one is one
-/// code point; followed by `\u` and bad digits it is an error; else it stands alone (a lone
-/// surrogate, returned as such).
-fn unicode_escape(text: &[u8], at: usize) -> Option<(u32, usize)> {
-    let high = hex4(text, at)?;
-    if (0xD800..=0xDBFF).contains(&high) && text.get(at + 4..at + 6) == Some(b"\\u") {
-        let low = hex4(text, at + 6)?;
-        if (0xDC00..=0xDFFF).contains(&low) {
-            return Some((0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00), at + 10));
-        }
-    }
-    Some((high, at + 4))
-}
-
-/// Four hex digits (either case) at `at` as a number.
-fn hex4(text: &[u8], at: usize) -> Option<u32> {
-    let digits = text.get(at..at + 4)?;
-    let mut value = 0u32;
-    for &d in digits {
-        value = value * 16 + char::from(d).to_digit(16)?;
-    }
-    Some(value)
 }

@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use super::pieces::read_pieces;
+use super::pieces::{read_pieces, Leaf, Piece, Step};
 use super::ChunkMatch;
 
 /// What a chunk or an array of pieces came to.
@@ -32,48 +32,22 @@ pub enum Key {
     Index(u64),
 }
 
-/// A step of a piece's path, borrowed from the text that named it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step<'a> {
-    Name(&'a str),
-    Index(u64),
-}
-
-impl Step<'_> {
-    fn owned(self) -> Key {
-        match self {
+impl From<Step<'_>> for Key {
+    fn from(step: Step<'_>) -> Key {
+        match step {
             Step::Name(name) => Key::Name(name.to_owned()),
             Step::Index(index) => Key::Index(index),
         }
     }
+}
 
-    fn is(self, key: &Key) -> bool {
-        match (self, key) {
-            (Step::Name(a), Key::Name(b)) => a == b,
-            (Step::Index(a), Key::Index(b)) => a == *b,
-            _ => false,
-        }
+/// The path step names this member.
+fn names(step: Step<'_>, key: &Key) -> bool {
+    match (step, key) {
+        (Step::Name(a), Key::Name(b)) => a == b,
+        (Step::Index(a), Key::Index(b)) => a == *b,
+        _ => false,
     }
-}
-
-/// What a piece writes at its path.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Leaf {
-    /// A `stringValue` (decoded): escaped as `json.dumps` escapes it, the string left open
-    /// while `willContinue` is true.
-    Str(String),
-    /// A number, `true`, `false` or `null`, as the text to write.
-    Literal(String),
-    /// A piece with no value: nothing to write.
-    Nothing,
-}
-
-/// One `partialArgs` entry the native writer can write exactly as the twin would.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Piece<'a> {
-    pub path: Vec<Step<'a>>,
-    pub leaf: Leaf,
-    pub more: bool,
 }
 
 /// An open container: an array or an object, the members written, an object's keys.
@@ -233,7 +207,7 @@ impl PartialArgs {
                         },
                         out,
                     )?;
-                    self.state.string = Some(path.iter().map(|s| s.owned()).collect());
+                    self.state.string = Some(path.iter().map(|&s| Key::from(s)).collect());
                 }
                 if !piece.more {
                     out.push('"');
@@ -276,7 +250,7 @@ impl PartialArgs {
         let shared = parents
             .iter()
             .zip(&state.open)
-            .take_while(|(step, key)| step.is(key))
+            .take_while(|(step, key)| names(**step, key))
             .count();
         for _ in shared..state.open.len() {
             let container = state.containers.pop().expect("one per open key");
@@ -293,7 +267,7 @@ impl PartialArgs {
             let is_array = matches!(path[depth + 1], Step::Index(_));
             out.push(if is_array { '[' } else { '{' });
             state.containers.push(Container::new(is_array));
-            state.open.push(path[depth].owned());
+            state.open.push(Key::from(path[depth]));
         }
         Ok(())
     }
@@ -346,7 +320,7 @@ fn member(
 }
 
 fn same(path: &[Step], keys: &[Key]) -> bool {
-    path.len() == keys.len() && path.iter().zip(keys).all(|(step, key)| step.is(key))
+    path.len() == keys.len() && path.iter().zip(keys).all(|(step, key)| names(*step, key))
 }
 
 /// A path as the twin's messages show it: `$.a[0].b`.

@@ -166,7 +166,7 @@ fn what_the_twin_must_decide_is_the_long_way_and_changes_nothing() {
 
 #[test]
 fn plain_paths_are_the_twins_plain_paths() {
-    use super::partial_args::Step::{Index, Name};
+    use super::pieces::Step::{Index, Name};
     assert_eq!(
         plain_path("$.a_1.B[007][0]"),
         Some(vec![Name("a_1"), Name("B"), Index(7), Index(0)])

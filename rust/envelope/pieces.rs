@@ -17,9 +17,35 @@
 
 use std::borrow::Cow;
 
-use super::partial_args::{Leaf, Piece, Step};
 use super::repr::{float_repr, int_repr};
 use super::scan_literal;
+
+/// A step of a piece's path, borrowed from the text that named it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    Name(&'a str),
+    Index(u64),
+}
+
+/// What a piece writes at its path.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Leaf {
+    /// A `stringValue` (decoded): escaped as `json.dumps` escapes it, the string left open
+    /// while `willContinue` is true.
+    Str(String),
+    /// A number, `true`, `false` or `null`, as the text to write.
+    Literal(String),
+    /// A piece with no value: nothing to write.
+    Nothing,
+}
+
+/// One `partialArgs` entry the native writer can write exactly as the twin would.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece<'a> {
+    pub path: Vec<Step<'a>>,
+    pub leaf: Leaf,
+    pub more: bool,
+}
 
 /// The most digits of an integer read natively: CPython's `sys.set_int_max_str_digits` cannot
 /// go below 640, so `json.loads` reads any integer this long, on every setting.

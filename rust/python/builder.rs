@@ -3,7 +3,7 @@
 //! Containers are created once and updated in place through the C API, so an event costs
 //! work in proportion to what it adds, never to the size of the document.
 //!
-//! In change mode (`changes` is Some, see `changes.rs`) every event also records a `Change`.
+//! In change mode (its `Recorder` active, see `changes.rs`) every event also records a `Change`.
 //! A growing string then records only its new text and its slot is left behind: it is
 //! `stale` until `refresh` (when the value is read) or its end, which grow it in place.
 
@@ -13,7 +13,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList, PyString};
 
-use super::changes::{Path, Pending};
+use super::changes::{empty, New, Op, Recorder, Slot};
 use super::keys::KeyCache;
 use crate::core::{Atom, Sink, Stop, Str};
 
@@ -21,17 +21,14 @@ use crate::core::{Atom, Sink, Stop, Str};
 pub struct Builder {
     pub root: Option<Py<PyAny>>,
     /// Open containers, innermost last, with `true` for a dict.
-    pub(super) containers: Vec<(Py<PyAny>, bool)>,
-    pub(super) key: Option<Py<PyString>>,
+    containers: Vec<(Py<PyAny>, bool)>,
+    key: Option<Py<PyString>>,
     /// The key's bytes, for JSON Pointers.
-    pub(super) key_bytes: Vec<u8>,
-    pub(super) key_surrogates: bool,
-    /// Where each open container sits, for JSON Pointers.
-    pub(super) path: Path,
-    /// Change mode: the changes recorded by the current `feed_changes`.
-    pub changes: Option<Vec<Py<PyAny>>>,
-    /// The lazy form of change mode (`feed_pending`): the changes kept as data instead.
-    pub pending: Option<Pending>,
+    key_bytes: Vec<u8>,
+    key_surrogates: bool,
+    /// Change mode (`changes.rs`): where each open container sits, and the changes a feed
+    /// records.
+    pub recorder: Recorder,
     /// Bytes of the open string already recorded as changes, and its path once made.
     recorded_len: usize,
     open_path: Option<Py<PyAny>>,
@@ -56,9 +53,7 @@ impl Builder {
             key: None,
             key_bytes: Vec::new(),
             key_surrogates: false,
-            path: Path::default(),
-            changes: None,
-            pending: None,
+            recorder: Recorder::default(),
             recorded_len: 0,
             open_path: None,
             stale: false,
@@ -75,10 +70,7 @@ impl Builder {
     pub fn heap_bytes(&self) -> usize {
         self.containers.capacity() * std::mem::size_of::<(Py<PyAny>, bool)>()
             + self.key_bytes.capacity()
-            + self.path.heap_bytes()
-            + self.changes.as_ref().map_or(0, |changes| {
-                changes.capacity() * std::mem::size_of::<Py<PyAny>>()
-            })
+            + self.recorder.heap_bytes()
             + self
                 .error
                 .as_ref()
@@ -97,8 +89,32 @@ impl Builder {
 }
 
 pub struct PySink<'a, 'py> {
-    pub(super) py: Python<'py>,
-    pub(super) b: &'a mut Builder,
+    py: Python<'py>,
+    b: &'a mut Builder,
+}
+
+/// Where the open slot of `containers` is: its key, or its index (a new element when
+/// `appending`). A function of the fields, not of the builder, so that the recorder (another
+/// field) can be written while the key is borrowed.
+fn slot_of<'a>(
+    py: Python<'_>,
+    containers: &[(Py<PyAny>, bool)],
+    key: &'a [u8],
+    surrogates: bool,
+    appending: bool,
+) -> Slot<'a> {
+    match containers.last() {
+        None => Slot::Root,
+        Some((_, true)) => Slot::Key(key, surrogates),
+        Some((top, false)) => {
+            let len = top
+                .bind(py)
+                .cast::<PyList>()
+                .expect("recorded as a list")
+                .len();
+            Slot::Index(if appending { len } else { len - 1 })
+        }
+    }
 }
 
 /// Turns a C API status into Result, keeping the Python exception for the engine.
@@ -114,6 +130,52 @@ impl<'py> PySink<'_, 'py> {
     pub(super) fn stop(&mut self, err: PyErr) -> Stop {
         self.b.error = Some(Box::new(err));
         Stop::Raised
+    }
+
+    /// The JSON Pointer of the open slot as a Python str.
+    fn slot_path(&mut self, appending: bool) -> Result<Bound<'py, PyAny>, Stop> {
+        let b = &*self.b;
+        let slot = slot_of(
+            self.py,
+            &b.containers,
+            &b.key_bytes,
+            b.key_surrogates,
+            appending,
+        );
+        let path = b.recorder.slot_path(self.py, slot);
+        path.map_err(|e| self.stop(e))
+    }
+
+    /// Records a change, in change mode.
+    fn record(
+        &mut self,
+        op: Op,
+        path: Bound<'py, PyAny>,
+        value: Bound<'py, PyAny>,
+    ) -> Result<(), Stop> {
+        let recorded = self.b.recorder.record(self.py, op, path, value);
+        recorded.map_err(|e| self.stop(e))
+    }
+
+    /// Records a value taking a new slot: `add`, or `replace` for a repeated key.
+    fn record_new(&mut self, value: New<'py>) -> Result<(), Stop> {
+        if !self.b.recorder.active() {
+            return Ok(());
+        }
+        let mut replacing = false;
+        if let Some((top, true)) = self.b.containers.last() {
+            let key = self.b.key.as_ref().expect("a key precedes every property");
+            // SAFETY: a live dict and a str key; Contains returns 1, 0 or -1 with an error.
+            match unsafe { ffi::PyDict_Contains(top.as_ptr(), key.as_ptr()) } {
+                1 => replacing = true,
+                0 => {}
+                _ => return Err(self.stop(PyErr::fetch(self.py))),
+            }
+        }
+        let b = &mut *self.b;
+        let slot = slot_of(self.py, &b.containers, &b.key_bytes, b.key_surrogates, true);
+        let recorded = b.recorder.record_new(self.py, slot, replacing, value);
+        recorded.map_err(|e| self.stop(e))
     }
 
     fn key_ptr(&self) -> *mut ffi::PyObject {
@@ -160,7 +222,7 @@ impl<'py> PySink<'_, 'py> {
         check(self.py, status, self.b)
     }
 
-    pub(super) fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
+    fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
         if let Some(text) = text.as_str() {
             return Ok(PyString::new(self.py, text).into_any());
         }
@@ -292,9 +354,11 @@ const MIN_DIGIT_LIMIT: usize = 640;
 
 impl Sink for PySink<'_, '_> {
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
-        self.record_new_container(object)?;
-        self.push_path();
-        let container = self.empty_like(object);
+        self.record_new(New::Empty(object))?;
+        let b = &mut *self.b;
+        let slot = slot_of(self.py, &b.containers, &b.key_bytes, b.key_surrogates, true);
+        b.recorder.open(slot);
+        let container = empty(self.py, object);
         self.insert(container.clone())?;
         self.b.containers.push((container.unbind(), object));
         Ok(())
@@ -302,7 +366,7 @@ impl Sink for PySink<'_, '_> {
 
     fn end_container(&mut self) {
         self.b.containers.pop();
-        self.b.path.pop();
+        self.b.recorder.close();
     }
 
     fn set_key(&mut self, key: Str) -> Result<(), Stop> {
@@ -322,7 +386,7 @@ impl Sink for PySink<'_, '_> {
     }
 
     fn string(&mut self, text: Str, complete: bool) -> Result<(), Stop> {
-        if self.b.changes.is_some() {
+        if self.b.recorder.active() {
             if self.b.open_string.is_some() {
                 let delta = &text.bytes[self.b.recorded_len..];
                 if !delta.is_empty() {
@@ -338,7 +402,8 @@ impl Sink for PySink<'_, '_> {
                             path
                         }
                     };
-                    self.record_append(path, delta)?;
+                    let recorded = self.b.recorder.record_append(self.py, path, delta);
+                    recorded.map_err(|e| self.stop(e))?;
                 }
                 self.b.recorded_len = text.bytes.len();
                 if !complete {
@@ -348,7 +413,7 @@ impl Sink for PySink<'_, '_> {
                 }
             } else {
                 let initial = self.string_object(text)?;
-                self.record_new(initial)?;
+                self.record_new(New::Value(initial))?;
             }
         }
         self.b.recorded_len = text.bytes.len();
@@ -380,10 +445,10 @@ impl Sink for PySink<'_, '_> {
             self.b.tentative_shown = false;
             self.b.tentative_prev = None;
             let path = self.slot_path(false)?;
-            self.record("replace", path, object.clone())?;
+            self.record(Op::Replace, path, object.clone())?;
             self.replace(object)
         } else {
-            self.record_new(object.clone())?;
+            self.record_new(New::Value(object.clone()))?;
             self.insert(object)
         }
     }
@@ -392,7 +457,7 @@ impl Sink for PySink<'_, '_> {
         let object = self.atom_object(atom)?;
         if self.b.tentative_shown {
             let path = self.slot_path(false)?;
-            self.record("replace", path, object.clone())?;
+            self.record(Op::Replace, path, object.clone())?;
             return self.replace(object);
         }
         if let Some((top, true)) = self.b.containers.last() {
@@ -412,7 +477,7 @@ impl Sink for PySink<'_, '_> {
                 .map(Bound::unbind);
         }
         self.b.tentative_shown = true;
-        self.record_new(object.clone())?;
+        self.record_new(New::Value(object.clone()))?;
         self.insert(object)
     }
 
@@ -422,7 +487,7 @@ impl Sink for PySink<'_, '_> {
         }
         self.b.tentative_shown = false;
         let previous = self.b.tentative_prev.take();
-        if self.b.changes.is_some() {
+        if self.b.recorder.active() {
             let py = self.py;
             let path = self.slot_path(false)?;
             match &previous {
@@ -431,9 +496,9 @@ impl Sink for PySink<'_, '_> {
                         .import("copy")
                         .and_then(|copy| copy.call_method1("deepcopy", (value,)))
                         .map_err(|e| self.stop(e))?;
-                    self.record("replace", path, snapshot)?;
+                    self.record(Op::Replace, path, snapshot)?;
                 }
-                None => self.record("remove", path, py.None().into_bound(py))?,
+                None => self.record(Op::Remove, path, py.None().into_bound(py))?,
             }
         }
         let Some((top, is_dict)) = self.b.containers.last() else {

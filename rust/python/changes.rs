@@ -1,18 +1,18 @@
 //! Change mode of the builder: every event also records a `jsondrip.Change(op, path, value)`
 //! with its JSON Pointer. Twin: the `changes` parts of `src/jsondrip/twin/builder.py`.
 //!
-//! The lazy form (`feed_pending`, with `Builder::pending` set) keeps each change as data (its
+//! The lazy form (`feed_pending`, with `Recorder::pending` set) keeps each change as data (its
 //! op, its pointer's bytes, its value) and makes the `Change` objects only when
 //! `PendingChanges.build()` is called: a tool-call delta whose changes nobody reads costs no
-//! pointer string, no `Change` and no list. Twin: `PendingChanges` in `twin/stream.py`.
+//! pointer string, no `Change` and no list. Twin: `PendingChanges` in `twin/engine.py`.
 
 use pyo3::ffi;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::builder::PySink;
-use crate::core::{Stop, Str};
+use crate::core::escape::push_pointer_token;
+use crate::core::Str;
 
 /// Where each open container sits, kept in plain feeds too (modes may mix): the JSON Pointer
 /// of the innermost one, written as containers open and cut back as they close, so that a
@@ -40,7 +40,7 @@ impl Path {
     pub fn push_key(&mut self, key: &[u8], surrogates: bool) {
         self.open();
         self.text.push(b'/');
-        escape_into(&mut self.text, key);
+        push_pointer_token(&mut self.text, key);
         self.surrogates |= surrogates;
     }
 
@@ -72,7 +72,7 @@ impl Path {
         let mut surrogates = self.surrogates;
         if let Some((key, s)) = last {
             out.push(b'/');
-            escape_into(out, key);
+            push_pointer_token(out, key);
             surrogates |= s;
         }
         if let Some(i) = index {
@@ -99,144 +99,145 @@ fn push_index(out: &mut Vec<u8>, mut index: usize) {
     out.extend_from_slice(&digits[at..]);
 }
 
-/// Appends a key as a reference token: `~` -> `~0`, `/` -> `~1`.
-fn escape_into(out: &mut Vec<u8>, key: &[u8]) {
-    for &b in key {
-        match b {
-            b'~' => out.extend_from_slice(b"~0"),
-            b'/' => out.extend_from_slice(b"~1"),
-            _ => out.push(b),
-        }
-    }
+/// The open slot a change is about: the root, a key of the innermost object (its bytes,
+/// WTF-8 when flagged), or an index of the innermost array.
+#[derive(Clone, Copy)]
+pub enum Slot<'a> {
+    Root,
+    Key(&'a [u8], bool),
+    Index(usize),
 }
 
-impl<'py> PySink<'_, 'py> {
-    /// The position of the open slot in its container: its key, or its index (a new element
-    /// when `appending`); None at the root.
-    fn slot(&self, appending: bool) -> Option<Result<(&[u8], bool), usize>> {
-        let b = &self.b;
-        let (top, is_dict) = b.containers.last()?;
-        if *is_dict {
-            return Some(Ok((&b.key_bytes, b.key_surrogates)));
-        }
-        let len = top
-            .bind(self.py)
-            .cast::<PyList>()
-            .expect("recorded as a list")
-            .len();
-        Some(Err(if appending { len } else { len - 1 }))
+/// Change mode's part of the builder: where each open container sits (kept in plain feeds
+/// too: modes may mix), and the changes of the current feed when it records them. The builder
+/// tells it where each event's slot is; it knows nothing of the builder.
+#[derive(Default)]
+pub struct Recorder {
+    path: Path,
+    /// Change mode: the changes recorded by the current `feed_changes`.
+    pub changes: Option<Vec<Py<PyAny>>>,
+    /// The lazy form of change mode (`feed_pending`): the changes kept as data instead.
+    pub pending: Option<Pending>,
+}
+
+impl Recorder {
+    /// The bytes it holds outside itself: the path, and the changes while a feed records them.
+    pub fn heap_bytes(&self) -> usize {
+        self.path.heap_bytes()
+            + self.changes.as_ref().map_or(0, |changes| {
+                changes.capacity() * std::mem::size_of::<Py<PyAny>>()
+            })
+            + self.pending.as_ref().map_or(0, |pending| {
+                pending.arena.capacity() + pending.items.capacity() * std::mem::size_of::<Item>()
+            })
     }
 
-    /// Remembers where a container about to be inserted will sit (before the insert).
-    pub(super) fn push_path(&mut self) {
-        match self.slot(true) {
-            None => self.b.path.push_root(),
-            Some(Err(index)) => self.b.path.push_index(index),
-            Some(Ok(_)) => {
-                let b = &mut *self.b;
-                b.path.push_key(&b.key_bytes, b.key_surrogates);
+    /// True in change mode (either form).
+    pub fn active(&self) -> bool {
+        self.changes.is_some()
+    }
+
+    /// Remembers where a container about to be inserted at `slot` will sit.
+    pub fn open(&mut self, slot: Slot) {
+        match slot {
+            Slot::Root => self.path.push_root(),
+            Slot::Index(index) => self.path.push_index(index),
+            Slot::Key(key, surrogates) => self.path.push_key(key, surrogates),
+        }
+    }
+
+    /// The innermost container ended.
+    pub fn close(&mut self) {
+        self.path.pop();
+    }
+
+    /// Writes into `out` the JSON Pointer of `slot`: its UTF-8 (WTF-8 when the flag returned
+    /// is set) bytes.
+    fn write_slot_pointer(&self, out: &mut Vec<u8>, slot: Slot) -> bool {
+        match slot {
+            Slot::Root => false,
+            Slot::Key(key, surrogates) => {
+                self.path.write_pointer(out, Some((key, surrogates)), None)
             }
+            Slot::Index(index) => self.path.write_pointer(out, None, Some(index)),
         }
     }
 
-    /// Writes into `out` the JSON Pointer of the open slot: its UTF-8 (WTF-8 when the flag
-    /// returned is set) bytes.
-    fn write_slot_pointer(&self, out: &mut Vec<u8>, appending: bool) -> bool {
-        match self.slot(appending) {
-            None => false,
-            Some(Ok((key, s))) => self.b.path.write_pointer(out, Some((key, s)), None),
-            Some(Err(index)) => self.b.path.write_pointer(out, None, Some(index)),
-        }
-    }
-
-    /// The JSON Pointer of the open slot as a Python str.
-    pub(super) fn slot_path(&mut self, appending: bool) -> Result<Bound<'py, PyAny>, Stop> {
+    /// The JSON Pointer of `slot` as a Python str.
+    pub fn slot_path<'py>(&self, py: Python<'py>, slot: Slot) -> PyResult<Bound<'py, PyAny>> {
         let mut bytes = Vec::new();
-        let surrogates = self.write_slot_pointer(&mut bytes, appending);
-        self.string_object(Str {
-            bytes: &bytes,
-            surrogates,
-        })
+        let surrogates = self.write_slot_pointer(&mut bytes, slot);
+        decode(py, &bytes, surrogates)
     }
 
     /// Records a change, in change mode (kept as data in the lazy form).
-    pub(super) fn record(
+    pub fn record<'py>(
         &mut self,
-        op: &str,
+        py: Python<'py>,
+        op: Op,
         path: Bound<'py, PyAny>,
         value: Bound<'py, PyAny>,
-    ) -> Result<(), Stop> {
-        if self.b.changes.is_none() {
+    ) -> PyResult<()> {
+        let Some(changes) = self.changes.as_mut() else {
             return Ok(());
-        }
-        if let Some(pending) = self.b.pending.as_mut() {
+        };
+        if let Some(pending) = self.pending.as_mut() {
             pending.items.push(Item {
-                op: Op::of(op),
+                op,
                 path: PathRef::Object(path.unbind()),
                 value: Kept::Object(value.unbind()),
             });
             return Ok(());
         }
-        let change = new_change(self.py, Op::of(op), path, value).map_err(|e| self.stop(e))?;
-        self.b
-            .changes
-            .as_mut()
-            .expect("checked above")
-            .push(change.unbind());
+        changes.push(new_change(py, op, path, value)?.unbind());
         Ok(())
     }
 
-    /// Records a value taking a new slot: `add`, or `replace` for a repeated key.
-    pub(super) fn record_new(&mut self, value: Bound<'py, PyAny>) -> Result<(), Stop> {
-        self.record_new_of(New::Value(value))
-    }
-
-    /// Records a container taking a new slot, announced empty (`object`: a dict).
-    pub(super) fn record_new_container(&mut self, object: bool) -> Result<(), Stop> {
-        self.record_new_of(New::Empty(object))
-    }
-
-    fn record_new_of(&mut self, value: New<'py>) -> Result<(), Stop> {
-        if self.b.changes.is_none() {
+    /// Records a value taking the new slot `slot`: `add`, or `replace` when `replacing` (a
+    /// repeated key).
+    pub fn record_new<'py>(
+        &mut self,
+        py: Python<'py>,
+        slot: Slot,
+        replacing: bool,
+        value: New<'py>,
+    ) -> PyResult<()> {
+        if self.changes.is_none() {
             return Ok(());
         }
-        let mut op = "add";
-        if let Some((top, true)) = self.b.containers.last() {
-            let key = self.b.key.as_ref().expect("a key precedes every property");
-            // SAFETY: a live dict and a str key; Contains returns 1, 0 or -1 with an error.
-            match unsafe { ffi::PyDict_Contains(top.as_ptr(), key.as_ptr()) } {
-                1 => op = "replace",
-                0 => {}
-                _ => return Err(self.stop(PyErr::fetch(self.py))),
-            }
-        }
-        if let Some(mut pending) = self.b.pending.take() {
+        let op = if replacing { Op::Replace } else { Op::Add };
+        if let Some(mut pending) = self.pending.take() {
             let start = pending.arena.len();
-            let surrogates = self.write_slot_pointer(&mut pending.arena, true);
+            let surrogates = self.write_slot_pointer(&mut pending.arena, slot);
             let path = PathRef::Text(pending.span_from(start, surrogates));
             pending.items.push(Item {
-                op: Op::of(op),
+                op,
                 path,
                 value: match value {
                     New::Value(value) => Kept::Object(value.unbind()),
                     New::Empty(object) => Kept::Empty(object),
                 },
             });
-            self.b.pending = Some(pending);
+            self.pending = Some(pending);
             return Ok(());
         }
         let value = match value {
             New::Value(value) => value,
-            New::Empty(object) => self.empty_like(object),
+            New::Empty(object) => empty(py, object),
         };
-        let path = self.slot_path(true)?;
-        self.record(op, path, value)
+        let path = self.slot_path(py, slot)?;
+        self.record(py, op, path, value)
     }
 
     /// Records an `append` of `text` to the open string at `path`; kept as bytes in the lazy
     /// form (the str is made only if the changes are built).
-    pub(super) fn record_append(&mut self, path: Bound<'py, PyAny>, text: Str) -> Result<(), Stop> {
-        if let Some(pending) = self.b.pending.as_mut() {
+    pub fn record_append<'py>(
+        &mut self,
+        py: Python<'py>,
+        path: Bound<'py, PyAny>,
+        text: Str,
+    ) -> PyResult<()> {
+        if let Some(pending) = self.pending.as_mut() {
             let start = pending.arena.len();
             pending.arena.extend_from_slice(text.bytes);
             let value = Kept::Text(pending.span_from(start, text.surrogates));
@@ -247,23 +248,24 @@ impl<'py> PySink<'_, 'py> {
             });
             return Ok(());
         }
-        let text = self.string_object(text)?;
-        self.record("append", path, text)
-    }
-
-    /// An empty container of the kind just opened, for its `add` (never the live one).
-    pub(super) fn empty_like(&self, object: bool) -> Bound<'py, PyAny> {
-        if object {
-            PyDict::new(self.py).into_any()
-        } else {
-            PyList::empty(self.py).into_any()
-        }
+        let text = decode(py, text.bytes, text.surrogates)?;
+        self.record(py, Op::Append, path, text)
     }
 }
 
-/// A change's op, as the lazy form keeps it.
+/// An empty container of a kind (`object`: a dict), for a container's `add` (never the live
+/// one) and for the builder's new containers.
+pub fn empty(py: Python<'_>, object: bool) -> Bound<'_, PyAny> {
+    if object {
+        PyDict::new(py).into_any()
+    } else {
+        PyList::empty(py).into_any()
+    }
+}
+
+/// A change's op.
 #[derive(Clone, Copy)]
-enum Op {
+pub enum Op {
     Add,
     Append,
     Replace,
@@ -271,15 +273,6 @@ enum Op {
 }
 
 impl Op {
-    fn of(op: &str) -> Op {
-        match op {
-            "add" => Op::Add,
-            "append" => Op::Append,
-            "replace" => Op::Replace,
-            _ => Op::Remove,
-        }
-    }
-
     fn name<'py>(self, py: Python<'py>) -> &'py Bound<'py, PyString> {
         match self {
             Op::Add => intern!(py, "add"),
@@ -297,7 +290,7 @@ fn new_change<'py>(
     path: Bound<'py, PyAny>,
     value: Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let class = super::engine::change_class(py)?;
+    let class = super::configured::change_class(py)?;
     let items = [op.name(py).clone().into_any(), path, value];
     // SAFETY: Change is a tuple subclass (a NamedTuple, no fields of its own), so its
     // tp_alloc gives an instance with room for three items, as tuple's tp_new does for a
@@ -338,7 +331,7 @@ impl Span {
 }
 
 /// A new value as a change announces it: a value, or an empty container of a kind.
-enum New<'py> {
+pub enum New<'py> {
     Value(Bound<'py, PyAny>),
     Empty(bool),
 }

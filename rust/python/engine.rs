@@ -1,87 +1,20 @@
 //! `NativeEngine`: one JSON stream, driven from Python: the native implementation of the
 //! engine contract (`jsondrip._engine.Engine`, the same names). Twin: `src/jsondrip/twin/
-//! stream.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
+//! engine.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
 //! `jsondrip.Parser` delegates to either.
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
 use pyo3::{PyTraverseError, PyVisit};
 
 use super::builder::Builder;
 use super::changes::{Pending, PendingChanges};
+use super::configured::{configured, dialect_of, fresh_copy, missing};
 use super::schema::{SchemaCheck, Tapped};
 use crate::core::Sink;
-use crate::core::{Dialect, Failure, Mode, ParseError, Stream};
-
-/// What `jsondrip._engine` tells the extension once, at import ([`configure`]): the running
-/// interpreter's json dialect and the classes the engines' results are made of. The
-/// extension never imports a jsondrip module: it is given what it makes.
-struct Configured {
-    dialect: Dialect,
-    missing: Py<PyAny>,
-    decode_error: Py<PyAny>,
-    incomplete_error: Py<PyAny>,
-    change: Py<PyAny>,
-}
-
-static CONFIGURED: PyOnceLock<Configured> = PyOnceLock::new();
-
-/// Tells the extension, once, what its engines need: `dialect` is the running interpreter's
-/// json dialect `(trailing_comma, escape_at_end_unterminated)`; `missing` is
-/// `jsondrip.MISSING`; `decode_error` and `incomplete_error` the two error classes
-/// (`JSONDecodeError`, `IncompleteJSONError`); `change` the `Change` class. A second call
-/// changes nothing.
-#[pyfunction]
-pub fn configure(
-    py: Python<'_>,
-    dialect: (bool, bool),
-    missing: Py<PyAny>,
-    decode_error: Py<PyAny>,
-    incomplete_error: Py<PyAny>,
-    change: Py<PyAny>,
-) {
-    let (trailing_comma, escape_at_end_unterminated) = dialect;
-    CONFIGURED.get_or_init(py, || Configured {
-        dialect: Dialect {
-            trailing_comma,
-            escape_at_end_unterminated,
-        },
-        missing,
-        decode_error,
-        incomplete_error,
-        change,
-    });
-}
-
-fn configured(py: Python<'_>) -> PyResult<&Configured> {
-    CONFIGURED.get(py).ok_or_else(|| {
-        PyRuntimeError::new_err(
-            "jsondrip._native is used through jsondrip._engine, which configures it",
-        )
-    })
-}
-
-fn dialect_of(py: Python<'_>, flags: Option<(bool, bool)>) -> PyResult<Dialect> {
-    Ok(match flags {
-        Some((trailing_comma, escape_at_end_unterminated)) => Dialect {
-            trailing_comma,
-            escape_at_end_unterminated,
-        },
-        None => configured(py)?.dialect,
-    })
-}
-
-pub(super) fn missing(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    Ok(configured(py)?.missing.clone_ref(py))
-}
-
-/// The `Change` class (changes.rs makes its instances).
-pub(super) fn change_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    Ok(configured(py)?.change.bind(py))
-}
+use crate::core::{Failure, Mode, ParseError, Stream};
 
 /// `jsondrip.JSONDecodeError` for a core error, or `IncompleteJSONError` when the text only
 /// ended too early; `doc` is the text around the position that the stream still had.
@@ -136,15 +69,6 @@ impl Failed {
     }
 }
 
-/// `copy.copy(exception)`: the same type and arguments, no traceback; the exception itself
-/// where it cannot be copied.
-pub(super) fn fresh_copy<'py>(exception: &Bound<'py, PyAny>) -> Bound<'py, PyAny> {
-    let py = exception.py();
-    py.import("copy")
-        .and_then(|copy| copy.call_method1("copy", (exception,)))
-        .unwrap_or_else(|_| exception.clone())
-}
-
 /// The native engine of one stream. Use it through `jsondrip.Parser`.
 #[pyclass(module = "jsondrip._native")]
 pub struct NativeEngine {
@@ -155,6 +79,11 @@ pub struct NativeEngine {
     failed: Option<Box<Failed>>,
     /// With `schema=`: the check of the text each read accepted.
     schema: Option<Box<SchemaCheck>>,
+    /// `options.stop_at_end`: the stream stops at its document's end (`end`).
+    stop_at_end: bool,
+    /// With `stop_at_end`, once a fragment held the document's end: its index in that
+    /// fragment, in characters (`end_index`).
+    end_index: Option<u64>,
 }
 
 impl NativeEngine {
@@ -233,6 +162,7 @@ impl NativeEngine {
         let max_depth: usize = options.getattr(intern!(py, "max_depth"))?.extract()?;
         let max_size: Option<u64> = options.getattr(intern!(py, "max_size"))?.extract()?;
         let dialect: Option<(bool, bool)> = options.getattr(intern!(py, "dialect"))?.extract()?;
+        let stop_at_end: bool = options.getattr(intern!(py, "stop_at_end"))?.extract()?;
         let schema = options.getattr(intern!(py, "schema"))?;
         let schema = if schema.is_none() {
             None
@@ -240,11 +170,17 @@ impl NativeEngine {
             let table = schema.call_method0(intern!(py, "native_table"))?;
             Some(Box::new(SchemaCheck::new(&table)?))
         };
+        let mut stream = Stream::with_dialect(mode, max_depth, max_size, dialect_of(py, dialect)?);
+        if stop_at_end {
+            stream.set_stop_at_end();
+        }
         Ok(NativeEngine {
-            stream: Stream::with_dialect(mode, max_depth, max_size, dialect_of(py, dialect)?),
+            stream,
             builder: Builder::new(),
             failed: None,
             schema,
+            stop_at_end,
+            end_index: None,
         })
     }
 
@@ -285,17 +221,21 @@ impl NativeEngine {
         }
     }
 
-    /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value.
+    /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value;
+    /// with `stop_at_end`, `NotImplemented` instead when the document ended in this fragment
+    /// (`end` and `end_index` say where).
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.read(py, chunk)?;
+        if self.read(py, chunk)? {
+            return Ok(py.NotImplemented());
+        }
         self.value_of(py)
     }
 
     /// Read one fragment and return the list of `jsondrip.Change`s it made to the value.
     fn feed_changes(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.builder.changes = Some(Vec::new());
+        self.builder.recorder.changes = Some(Vec::new());
         let read = self.read(py, chunk);
-        let changes = self.builder.changes.take().unwrap_or_default();
+        let changes = self.builder.recorder.changes.take().unwrap_or_default();
         read?;
         Ok(PyList::new(py, changes)?.into_any().unbind())
     }
@@ -303,11 +243,11 @@ impl NativeEngine {
     /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
     /// (made into `Change`s by its `build()`), or None when it made none.
     fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.builder.changes = Some(Vec::new());
-        self.builder.pending = Some(Pending::new());
+        self.builder.recorder.changes = Some(Vec::new());
+        self.builder.recorder.pending = Some(Pending::new());
         let read = self.read(py, chunk);
-        self.builder.changes = None;
-        let pending = self.builder.pending.take().unwrap_or_default();
+        self.builder.recorder.changes = None;
+        let pending = self.builder.recorder.pending.take().unwrap_or_default();
         read?;
         if pending.is_empty() {
             return Ok(py.None());
@@ -325,10 +265,33 @@ impl NativeEngine {
         self.value_of(py)
     }
 
+    /// With `options.stop_at_end`, once a fragment held the document's end: the index in
+    /// that fragment (in characters) of `end`'s position, else None.
+    #[getter]
+    fn end_index(&self) -> Option<u64> {
+        self.end_index
+    }
+
     /// True once a complete document has been read.
     #[getter]
     fn done(&self) -> bool {
         self.stream.done()
+    }
+
+    /// With `options.stop_at_end`: where the document ended, once a fragment held its end
+    /// (the first character after it that is not whitespace: its position from the stream's
+    /// start, line and column), else None. Nothing after it is read.
+    #[getter]
+    fn end(&self) -> Option<(u64, u64, u64)> {
+        self.stream.end()
+    }
+
+    /// How many values along the live value's last path are still arriving (the open
+    /// containers, and the string or jiter-mode number shown at their end): every other
+    /// value shown is complete.
+    #[getter]
+    fn open_depth(&self) -> usize {
+        self.stream.open_depth()
     }
 
     /// The machine's state as a dict (`rust/core/machine.rs` `DebugState`): `state`,
@@ -341,12 +304,22 @@ impl NativeEngine {
         let dict = PyDict::new(py);
         dict.set_item("state", state.state)?;
         dict.set_item("number", state.number)?;
+        dict.set_item("depth", state.depth)?;
         dict.set_item("stack", state.stack)?;
         dict.set_item("in_key", state.in_key)?;
+        dict.set_item("key", state.key)?;
+        dict.set_item("token_start", state.token_start)?;
         dict.set_item("literal", state.literal)?;
         dict.set_item("hex", state.hex)?;
+        dict.set_item("hex_value", state.hex_value)?;
         dict.set_item("high", state.high)?;
+        dict.set_item("escape_end", state.escape_end)?;
+        dict.set_item("number_len", state.number_len)?;
+        dict.set_item("number_valid", state.number_valid)?;
         dict.set_item("line", state.line)?;
+        dict.set_item("line_start", state.line_start)?;
+        dict.set_item("comma", state.comma)?;
+        dict.set_item("bom_skipped", state.bom_skipped)?;
         dict.set_item("offset", state.offset)?;
         Ok(dict)
     }
@@ -379,16 +352,16 @@ impl NativeEngine {
 
     /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
     fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.end(py)?;
+        self.finish(py)?;
         self.value_of(py)
     }
 
     /// End the stream like `close`, and return the `jsondrip.Change`s that completing the
     /// document made (say the `add` of a top-level number).
     fn close_changes(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.builder.changes = Some(Vec::new());
-        let ended = self.end(py);
-        let changes = self.builder.changes.take().unwrap_or_default();
+        self.builder.recorder.changes = Some(Vec::new());
+        let ended = self.finish(py);
+        let changes = self.builder.recorder.changes.take().unwrap_or_default();
         ended?;
         Ok(PyList::new(py, changes)?.into_any().unbind())
     }
@@ -396,7 +369,7 @@ impl NativeEngine {
 
 impl NativeEngine {
     /// Ends the stream (again: a closed stream stays closed), or raises why it cannot end.
-    fn end(&mut self, py: Python<'_>) -> PyResult<()> {
+    fn finish(&mut self, py: Python<'_>) -> PyResult<()> {
         if let Some(schema) = &self.schema {
             schema.check_failed(py)?;
         }
@@ -411,8 +384,25 @@ impl NativeEngine {
         Ok(())
     }
 
-    /// Reads one fragment into the stream (and with `schema=`, checks what it accepted).
-    fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Reads one fragment into the stream (and with `schema=`, checks what it accepted);
+    /// true when the document ended in it (with `stop_at_end`: `end_index` is set then).
+    fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<bool> {
+        if !self.stop_at_end || self.stream.end().is_some() {
+            self.read_fragment(py, chunk)?;
+            return Ok(false);
+        }
+        let before = self.stream.offset();
+        self.read_fragment(py, chunk)?;
+        match self.stream.end() {
+            Some((pos, _, _)) => {
+                self.end_index = Some(pos - before);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    fn read_fragment(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Some(schema) = &self.schema {
             schema.check_failed(py)?;
         }
@@ -422,8 +412,13 @@ impl NativeEngine {
             return result.map_err(|failure| self.failed(py, failure));
         };
         // A str read whole is checked as it is; other chunks (bytes cut anywhere, a BOM, lone
-        // surrogates) through what the stream handed the machine.
-        let direct = chunk.cast::<PyString>().ok().and_then(|s| s.to_str().ok());
+        // surrogates), and any chunk of a stream that may stop inside it at its document's
+        // end, through what the stream handed the machine.
+        let direct = if self.stop_at_end {
+            None
+        } else {
+            chunk.cast::<PyString>().ok().and_then(|s| s.to_str().ok())
+        };
         let result = match direct {
             Some(text) => self
                 .stream

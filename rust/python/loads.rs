@@ -52,30 +52,37 @@ unsafe impl Send for Stack {}
 static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
 
 /// A new (owned) reference. The builder works on raw references rather than `Bound`s so that
-/// a value and its error fit in two registers on the hot path; whoever holds one either
+/// a value or its error fits in one register on the hot path; whoever holds one either
 /// passes it on or releases it.
 type Obj = NonNull<ffi::PyObject>;
 
-/// Why the fast path stopped.
-enum Stop {
-    /// Re-read with the complete parser.
-    Bail,
-    /// A hook (or the interpreter) raised: the exception is set, to propagate.
-    Raised,
+/// The fast path stopped. Why is the interpreter's to tell: with an exception set, a hook
+/// (or the interpreter) raised and it propagates; without one, the complete parser re-reads
+/// the text. So `Stop` holds nothing and a [`Build`] is one pointer, NULL for a stop (a
+/// two-way reason spilled every value's result to the stack).
+#[derive(Debug, Clone, Copy)]
+struct Stop;
+
+impl Stop {
+    /// Re-read with the complete parser: no exception is set (any met was cleared).
+    const BAIL: Stop = Stop;
+    /// A hook or the interpreter raised: its exception is set, to propagate.
+    const RAISED: Stop = Stop;
 }
 
 impl From<Bail> for Stop {
     fn from(_: Bail) -> Self {
-        Stop::Bail
+        Stop::BAIL
     }
 }
 
 type Build = Result<Obj, Stop>;
+const _: () = assert!(std::mem::size_of::<Build>() == std::mem::size_of::<Obj>());
 
 /// A result of the C API (a new reference, or NULL with an exception set) as a Build.
 #[inline]
 fn checked(ptr: *mut ffi::PyObject) -> Build {
-    NonNull::new(ptr).ok_or(Stop::Raised)
+    NonNull::new(ptr).ok_or(Stop::RAISED)
 }
 
 /// A hook's result as a Build: its error is set again in the interpreter.
@@ -84,7 +91,7 @@ fn hooked(py: Python<'_>, result: PyResult<Bound<'_, PyAny>>) -> Build {
         Ok(value) => Ok(NonNull::new(value.into_ptr()).expect("a Bound is never NULL")),
         Err(err) => {
             err.restore(py);
-            Err(Stop::Raised)
+            Err(Stop::RAISED)
         }
     }
 }
@@ -141,7 +148,7 @@ fn string(text: Text) -> Build {
     NonNull::new(object).ok_or_else(|| {
         // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
         unsafe { ffi::PyErr_Clear() };
-        Stop::Bail
+        Stop::BAIL
     })
 }
 
@@ -169,7 +176,7 @@ impl<'py> Loader<'py, '_> {
                 Peek::False => singleton(unsafe { ffi::Py_False() }),
                 Peek::NaN => self.constant("NaN", f64::NAN),
                 Peek::Infinity => self.constant("Infinity", f64::INFINITY),
-                _ => Err(Stop::Bail),
+                _ => Err(Stop::BAIL),
             },
         }
     }
@@ -203,9 +210,9 @@ impl<'py> Loader<'py, '_> {
             if self.reread_deep {
                 // SAFETY: the interpreter is held; drops the RecursionError just set.
                 unsafe { ffi::PyErr_Clear() };
-                return Err(Stop::Bail);
+                return Err(Stop::BAIL);
             }
-            return Err(Stop::Raised);
+            return Err(Stop::RAISED);
         }
         let built = build(self);
         // SAFETY: pairs the Enter above.
@@ -246,7 +253,7 @@ impl<'py> Loader<'py, '_> {
                 None => {
                     let value = match exact {
                         Some(value) => value,
-                        None => text.parse().map_err(|_| Stop::Bail)?,
+                        None => text.parse().map_err(|_| Stop::BAIL)?,
                     };
                     // SAFETY: returns a new reference or NULL.
                     checked(unsafe { ffi::PyFloat_FromDouble(value) })
@@ -288,7 +295,7 @@ impl<'py> Loader<'py, '_> {
                     scanner.bump();
                     return Ok(());
                 }
-                _ => return Err(Stop::Bail),
+                _ => return Err(Stop::BAIL),
             }
         }
     }
@@ -310,7 +317,7 @@ impl<'py> Loader<'py, '_> {
         NonNull::new(key).ok_or_else(|| {
             // SAFETY: the interpreter is held; drop the decoding error, the caller re-reads.
             unsafe { ffi::PyErr_Clear() };
-            Stop::Bail
+            Stop::BAIL
         })
     }
 
@@ -348,7 +355,7 @@ impl<'py> Loader<'py, '_> {
         }
         loop {
             if next != Some(b'"') {
-                return Err(Stop::Bail);
+                return Err(Stop::BAIL);
             }
             let key = self.key(scanner.key_token()?)?;
             self.items.push(key);
@@ -364,7 +371,7 @@ impl<'py> Loader<'py, '_> {
                     scanner.bump();
                     return Ok(());
                 }
-                _ => return Err(Stop::Bail),
+                _ => return Err(Stop::BAIL),
             }
         }
     }
@@ -411,7 +418,7 @@ impl<'py> Loader<'py, '_> {
                 let Some(pair) = NonNull::new(ffi::PyTuple_New(2)) else {
                     release(key);
                     release(value);
-                    return Err(Stop::Raised);
+                    return Err(Stop::RAISED);
                 };
                 ffi::PyTuple_SET_ITEM(pair.as_ptr(), 0, key.as_ptr());
                 ffi::PyTuple_SET_ITEM(pair.as_ptr(), 1, value.as_ptr());
@@ -433,7 +440,7 @@ fn dict(mut items: impl ExactSizeIterator<Item = Obj>) -> Build {
     // SAFETY: a new dict or NULL.
     let Some(dict) = NonNull::new(unsafe { presized_dict(items.len() / 2) }) else {
         items.for_each(release);
-        return Err(Stop::Raised);
+        return Err(Stop::RAISED);
     };
     while let (Some(key), Some(value)) = (items.next(), items.next()) {
         // SAFETY: a live dict, a str key and a value; SetItem takes its own references, and
@@ -446,7 +453,7 @@ fn dict(mut items: impl ExactSizeIterator<Item = Obj>) -> Build {
         if failed {
             items.for_each(release);
             release(dict);
-            return Err(Stop::Raised);
+            return Err(Stop::RAISED);
         }
     }
     Ok(dict)
@@ -461,7 +468,7 @@ fn list(items: impl ExactSizeIterator<Item = Obj>) -> Build {
     unsafe {
         let Some(list) = NonNull::new(ffi::PyList_New(items.len() as ffi::Py_ssize_t)) else {
             items.for_each(release);
-            return Err(Stop::Raised);
+            return Err(Stop::RAISED);
         };
         for (index, item) in items.enumerate() {
             ffi::PyList_SET_ITEM(list.as_ptr(), index as ffi::Py_ssize_t, item.as_ptr());
@@ -571,7 +578,7 @@ pub fn loads_fast<'py>(
             Ok(()) => Ok(value),
             Err(Bail) => {
                 release(value);
-                Err(Stop::Bail)
+                Err(Stop::BAIL)
             }
         });
     if collecting {
@@ -584,8 +591,9 @@ pub fn loads_fast<'py>(
     match result {
         // SAFETY: the reference is handed to the Bound.
         Ok(value) => Ok(unsafe { Bound::from_owned_ptr(py, value.as_ptr()) }),
-        Err(Stop::Bail) => bail(),
-        Err(Stop::Raised) => {
+        // SAFETY: the interpreter is held.
+        Err(Stop) if unsafe { ffi::PyErr_Occurred() }.is_null() => bail(),
+        Err(Stop) => {
             let err = PyErr::fetch(py);
             // json's scanner turns a StopIteration from a hook into its own error: let it
             // answer.

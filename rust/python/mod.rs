@@ -5,6 +5,7 @@
 
 mod builder;
 mod changes;
+mod configured;
 mod dict_match;
 mod dicts;
 mod engine;
@@ -27,7 +28,7 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
-    m.add_function(wrap_pyfunction!(engine::configure, m)?)?;
+    m.add_function(wrap_pyfunction!(configured::configure, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;
     m.add_class::<partial_args::PartialArgs>()?;
     m.add_class::<changes::PendingChanges>()?;

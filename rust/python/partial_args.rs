@@ -8,8 +8,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PyString, PyTuple};
 
 use super::envelope::ChunkMatcher;
-use crate::envelope::partial_args::{self as writer, Container, Key, Leaf, Piece, State, Written};
+use crate::envelope::partial_args::{self as writer, Container, Key, State, Written};
 use crate::envelope::pieces::plain_path;
+use crate::envelope::pieces::{Leaf, Piece};
 use crate::envelope::repr::float_repr;
 
 /// The partialArgs writer of one call: `feed(entries)` (decoded pieces) and

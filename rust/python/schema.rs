@@ -254,7 +254,7 @@ impl SchemaCheck {
     /// Raises the violation again, if the check failed.
     pub fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
         match &self.failure {
-            Some(violation) => Err(PyErr::from_value(super::engine::fresh_copy(
+            Some(violation) => Err(PyErr::from_value(super::configured::fresh_copy(
                 violation.bind(py),
             ))),
             None => Ok(()),
@@ -319,7 +319,7 @@ impl SchemaCheck {
                     .violation
                     .bind(py)
                     .call((message,), Some(&kwargs))?;
-                self.failure = Some(super::engine::fresh_copy(&violation).unbind());
+                self.failure = Some(super::configured::fresh_copy(&violation).unbind());
                 Err(PyErr::from_value(violation))
             }
         }
@@ -411,7 +411,7 @@ impl SchemaCheck {
         }
         let value = match value {
             Some(v) => v,
-            None => super::engine::missing(py)?,
+            None => super::configured::missing(py)?,
         };
         let candidates = match candidates {
             None => py.None(),
@@ -454,7 +454,7 @@ fn lookup(
                     .lookup
                     .bind(py)
                     .call1((root.bind(py), PyTuple::new(py, &pointer.keys)?))?;
-                let missing = super::engine::missing(py)?;
+                let missing = super::configured::missing(py)?;
                 return Ok((!found.is(missing.bind(py))).then(|| found.unbind()));
             }
             match std::str::from_utf8(token)
@@ -487,7 +487,7 @@ fn value_at<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut value = match root {
         Some(root) => root.bind(py).clone(),
-        None => return super::engine::missing(py).map(|m| m.into_bound(py)),
+        None => return super::configured::missing(py).map(|m| m.into_bound(py)),
     };
     for seg in path {
         value = match seg {

@@ -28,14 +28,19 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING for type checkers, without importi
 if TYPE_CHECKING:  # the lazy names below, as type checkers and the API reference see them
     from . import bench as bench
     from . import cli as cli
+    from . import markup as markup
+    from . import output as output
     from . import schema as schema
     from . import toolcalls as toolcalls
     from . import web as web
+    from .output.parser import OutputParser
     from .schema.progress import Progress
     from .schema.schema import Schema
     from .schema.violation import SchemaViolation
     from .toolcalls.accumulator import ToolCallAccumulator
     from .toolcalls.events import (
+        OutputDelta,
+        OutputDone,
         ReasoningDelta,
         StreamDone,
         TextDelta,
@@ -52,6 +57,9 @@ _LAZY = {
     "Progress": ".schema.progress",
     "Schema": ".schema.schema",
     "SchemaViolation": ".schema.violation",
+    "OutputParser": ".output.parser",
+    "OutputDelta": ".toolcalls.events",
+    "OutputDone": ".toolcalls.events",
     "ReasoningDelta": ".toolcalls.events",
     "StreamDone": ".toolcalls.events",
     "TextDelta": ".toolcalls.events",
@@ -61,7 +69,7 @@ _LAZY = {
     "ToolCallStarted": ".toolcalls.events",
     "ToolCallAccumulator": ".toolcalls.accumulator",
 }
-_SUBPACKAGES = ("bench", "cli", "schema", "toolcalls", "web")
+_SUBPACKAGES = ("bench", "cli", "markup", "output", "schema", "toolcalls", "web")
 
 
 def __getattr__(name: str) -> object:
@@ -90,6 +98,9 @@ __all__ = [
     "JSONDecodeError",
     "JSONDecoder",
     "JSONEncoder",
+    "OutputDelta",
+    "OutputDone",
+    "OutputParser",
     "Parser",
     "Progress",
     "ReasoningDelta",

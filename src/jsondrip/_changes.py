@@ -41,22 +41,32 @@ class Change(_ChangeFields):
 
 
 def escape_token(token: str) -> str:
-    """A key as a JSON Pointer reference token (`~` -> `~0`, `/` -> `~1`)."""
+    """A key as a JSON Pointer reference token (`~` -> `~0`, `/` -> `~1`). The package's one
+    writer of tokens (twin of rust/core/escape.rs's `push_pointer_token`)."""
     if "~" in token or "/" in token:
         return token.replace("~", "~0").replace("/", "~1")
     return token
 
 
-OPS = ("add", "append", "replace", "remove")
-_INDEX = re.compile(r"0|[1-9][0-9]*")
+def unescape_token(token: str) -> str:
+    """The key a JSON Pointer reference token names (`~1` -> `/`, then `~0` -> `~`)."""
+    if "~" in token:
+        return token.replace("~1", "/").replace("~0", "~")
+    return token
 
 
-def _tokens(path: str) -> list[str]:
+def split_pointer(path: str) -> list[str]:
+    """A JSON Pointer's keys, unescaped (`""`, the root, has none); ValueError if it is not
+    one. The package's one reader of pointers."""
     if not path:
         return []
     if path[0] != "/":
         raise ValueError(f"a JSON Pointer starts with '/': {path!r}")
-    return [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+    return [unescape_token(t) for t in path[1:].split("/")]
+
+
+OPS = ("add", "append", "replace", "remove")
+_INDEX = re.compile(r"0|[1-9][0-9]*")
 
 
 def _fresh(value: Any) -> Any:
@@ -173,7 +183,7 @@ def apply_changes(doc: Any, changes: Iterable[ChangeLike]) -> Any:
             raise ValueError(
                 f"unknown change op {op!r} (at {path!r}): expected add, append, replace or remove"
             )
-        tokens = _tokens(path)
+        tokens = split_pointer(path)
         if not tokens:
             if op != "add" and doc is MISSING:
                 raise _missing_path(op, path, "the document has not begun")

@@ -5,7 +5,7 @@ checks and the typed view out. Two backends implement the same contract, `Engine
 
 - `"native"`: `jsondrip._native.NativeEngine` (rust/python/engine.rs over the Rust core,
   rust/core/);
-- `"python"`: the stdlib-only twin, `PythonEngine` (twin/stream.py), and with a schema
+- `"python"`: the stdlib-only twin, `PythonEngine` (twin/engine.py), and with a schema
   `CheckedEngine` (twin/schema/checked.py): one class per configuration, so that a plain
   engine's `feed` runs no schema code at all.
 
@@ -83,10 +83,13 @@ class EngineOptions:
     - `max_size`: the most characters the stream may have (None: no limit);
     - `schema`: a compiled `jsondrip.Schema` to check the stream against, or None;
     - `dialect`: json's dialect `(trailing_comma, escape_at_end_unterminated)` (`_dialect.py`),
-      None: the running interpreter's.
+      None: the running interpreter's;
+    - `stop_at_end`: once the document is complete, the first character after it that is not
+      whitespace ends the stream (`Engine.end` says where) instead of being "Extra data": the
+      text after a document (a model's prose, the next document) is the caller's.
     """
 
-    __slots__ = ("dialect", "max_depth", "max_size", "mode", "schema")
+    __slots__ = ("dialect", "max_depth", "max_size", "mode", "schema", "stop_at_end")
 
     def __init__(
         self,
@@ -95,8 +98,10 @@ class EngineOptions:
         max_size: int | None = None,
         schema: Any = None,
         dialect: tuple[bool, bool] | None = None,
+        stop_at_end: bool = False,
     ) -> None:
         self.mode = mode
+        self.stop_at_end = stop_at_end
         self.max_depth = max_depth
         self.max_size = max_size
         self.schema = schema
@@ -146,7 +151,11 @@ class Engine(Protocol):
 
     def feed(self, chunk: Chunk) -> Any:
         """Read one fragment (str, or UTF-8 bytes cut anywhere) and return the live value:
-        the best value so far (`MISSING` before any began), updated in place by later feeds."""
+        the best value so far (`MISSING` before any began), updated in place by later feeds.
+        With `stop_at_end`: `NotImplemented` instead (never a JSON value) when the document
+        ended in this fragment, and only then: `end` and `end_index` say where, `value` gives
+        the value. A caller that owns the text after the document needs no other check per
+        fragment (`OutputParser`'s fast path)."""
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read one fragment like `feed`, and return the `Change`s it made to the value (a
@@ -163,6 +172,26 @@ class Engine(Protocol):
     @property
     def done(self) -> bool:
         """True once a complete document has been read (more text may only be blanks)."""
+
+    @property
+    def end(self) -> tuple[int, int, int] | None:
+        """With `stop_at_end`: where the document ended, once a fragment held its end: the
+        first character after it that is not whitespace, as its position (characters from the
+        stream's start), line and column (1-based); None before (and without `stop_at_end`).
+        Nothing from there on is read: later feeds read nothing, `close` ends the document."""
+
+    @property
+    def end_index(self) -> int | None:
+        """With `stop_at_end`, once a fragment held the document's end: the index in that
+        fragment (in characters) of `end`'s position, the first character not read; None
+        before (and without `stop_at_end`)."""
+
+    @property
+    def open_depth(self) -> int:
+        """How many values along the live value's last path (the last member or element of
+        the last ... of the root) are still arriving: the open containers, and the string
+        (or, in jiter mode, the number) shown at their end. Every other value shown is
+        complete: what `watch=` reports as completed stands on this."""
 
     def close(self) -> Any:
         """End the stream: the final value, or the error that says why it is not one. A
@@ -309,7 +338,7 @@ def make_engine(backend: str, options: EngineOptions = DEFAULTS) -> Engine:
         return _native.NativeEngine(options)  # type: ignore[no-any-return]
     if backend != "python":
         raise ValueError(f"backend {backend!r} cannot stream; use 'native' or 'python'")
-    from .twin.stream import PendingChanges, PythonEngine
+    from .twin.engine import PendingChanges, PythonEngine
 
     PENDING_TYPES.add(PendingChanges)  # before the first twin engine can make one
     if options.schema is not None:

@@ -35,7 +35,8 @@ class NativeEngine:
     def progress(self, path: str | None = None) -> Any:
         """With a schema: the `jsondrip.schema.Progress` of the value at a JSON Pointer."""
     def feed(self, chunk: _Chunk) -> Any:
-        """Read one fragment and return the current best-effort value."""
+        """Read one fragment and return the current best-effort value (with `stop_at_end`,
+        `NotImplemented` when the document ended in this fragment)."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:
         """Read one fragment and return the `jsondrip.Change`s it made to the value."""
     def feed_pending(self, chunk: _Chunk) -> PendingChanges | None:
@@ -46,6 +47,15 @@ class NativeEngine:
     @property
     def done(self) -> bool:
         """True once a complete document has been read."""
+    @property
+    def end(self) -> tuple[int, int, int] | None:
+        """With `stop_at_end`: where the document ended (position, line, column), else None."""
+    @property
+    def end_index(self) -> int | None:
+        """With `stop_at_end`: `end`'s index in the fragment that held it, else None."""
+    @property
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving."""
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete."""
     def debug_state(self) -> dict[str, Any]:

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ._changes import Change
-    from ._engine import Chunk
+    from ._documents import Documents
+    from ._engine import Chunk, Engine
     from .schema.progress import Progress
     from .schema.schema import Schema
 
@@ -29,11 +30,24 @@ class Parser:
     The value is live: dicts and lists are reused and updated in place by later feeds, so a
     feed costs work in proportion to its fragment. Deep-copy the value to keep a snapshot.
 
+    `multiple=True`: several documents in one stream (JSON Lines, NDJSON, concatenated), read
+    as one list of documents that only grows (docs/parser.md). `watch`: JSON Pointer patterns
+    (`*` for one step: `"/steps/*"`, `"/*"`, `""` the document) whose values `completed`
+    lists after each call, once complete.
+
     Each method is one call into the parser's engine (`jsondrip._engine.Engine`, the contract
     both backends implement), which does all the work, the schema check included.
     """
 
-    __slots__ = ("__weakref__", "_engine", "backend", "mode", "schema")
+    __slots__ = (
+        "__weakref__",
+        "_documents",
+        "_engine",
+        "_partial_reader",
+        "backend",
+        "mode",
+        "schema",
+    )
 
     def __init__(
         self,
@@ -43,7 +57,10 @@ class Parser:
         max_depth: int = DEFAULT_MAX_DEPTH,
         max_size: int | None = None,
         schema: Any = None,
+        multiple: bool = False,
+        watch: Any = None,
     ) -> None:
+        self._partial_reader: Any = None
         self.backend: str = _engine.resolve(backend, streaming=True)
         self.mode: str = mode
         self.schema: Schema | None = None
@@ -52,7 +69,18 @@ class Parser:
 
             self.schema = schema if isinstance(schema, Schema) else Schema(schema)
         options = EngineOptions(mode, max_depth, max_size, self.schema)
-        self._engine = _engine.make_engine(self.backend, options)
+        self._documents: Documents | None = None
+        engine: Engine
+        if multiple or watch is not None:
+            # several documents, or completed values: a reader that keeps track of them and
+            # answers as an engine does (the methods below call it as they call an engine)
+            from ._documents import Documents
+
+            self._documents = Documents(self.backend, options, multiple, watch, self.schema)
+            engine = self._documents  # type: ignore[assignment]
+        else:
+            engine = _engine.make_engine(self.backend, options)
+        self._engine = engine
 
     def feed(self, chunk: Chunk) -> Any:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
@@ -98,7 +126,12 @@ class Parser:
         """
         value = self._engine.close()
         schema = self.schema
-        return value if schema is None else schema.validate_model(value)
+        if schema is None:
+            return value
+        documents = self._documents
+        if documents is not None and documents.multiple:
+            return [schema.validate_model(document) for document in value]
+        return schema.validate_model(value)
 
     def close_changes(self) -> list[Change]:
         """End the stream like `close` (the same errors), and return the changes that
@@ -118,14 +151,36 @@ class Parser:
         return self._engine.progress(path)  # type: ignore[no-any-return]
 
     def partial(self) -> Any:
-        """With `Schema.from_model(Model)` of a pydantic model: a partial instance whose final
-        fields hold validated values and whose other fields are absent (not set, not None).
-        Before any field is final it has none; after `close()` use close()'s model."""
-        if self.schema is None or self.schema.model is None:
-            raise ValueError("partial() needs a Parser made with schema=Schema.from_model(Model)")
-        from .schema.models import partial_model
+        """With `Schema.from_model(Model)`: the value so far as the model, never ahead of it.
 
-        return partial_model(self.schema, self._engine.progress)
+        A partial instance (the same one, updated in place by later reads, like `value`):
+        fields the text has not started are unset (absent from `model_fields_set`, their
+        attribute None, never their default); a field still arriving shows what has arrived
+        (a growing string, a list whose finished items are validated, a nested partial
+        model); a value is validated, its validators included, once it is complete. Once the
+        document is complete: the validated model. docs/schema.md has the rules.
+        """
+        reader = self._partial_reader
+        if reader is None:
+            if self.schema is None or self.schema.model is None:
+                raise ValueError(
+                    "partial() needs a Parser made with schema=Schema.from_model(Model)"
+                )
+            documents = self._documents
+            if documents is not None and documents.multiple:
+                return documents.partials()
+            from .schema.models import PartialReader
+
+            engine = self._engine  # its live `value` and `done`
+            reader = self._partial_reader = PartialReader(self.schema, engine.progress, engine)
+        return reader.read()
+
+    @property
+    def completed(self) -> list[tuple[str, Any]]:
+        """With `watch=`: the watched values the last call (`feed`, `feed_changes`, `close`)
+        completed, as `(path, value)` pairs in the order they completed; else empty."""
+        documents = self._documents
+        return [] if documents is None else documents.completed
 
     def __repr__(self) -> str:
         return f"<jsondrip.Parser mode={self.mode!r} backend={self.backend!r} done={self.done}>"

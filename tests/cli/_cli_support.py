@@ -59,10 +59,11 @@ def run(*args: str, stdin: bytes = b"", without_rich: bool = False, cwd: Path | 
 
 
 def run_in_terminal(
-    *args: str, rows: int = 40, columns: int = 120, without_rich: bool = False, timeout=30.0
+    *args: str, rows: int = 40, columns: int = 120, without_rich: bool = False, timeout=300.0
 ) -> tuple[int, bytes, float]:
     """Run `python -m jsondrip ARGS` on a pseudo-terminal of `rows` x `columns`; returns the exit
-    status, every byte written to the terminal, and the seconds it took."""
+    status, every byte written to the terminal, and the seconds it took. `timeout` only
+    guards against a hang: the pure build on a loaded PyPy took over 30 s for the demo."""
     head = ["-c", WITHOUT_RICH] if without_rich else ["-m", "jsondrip"]
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))

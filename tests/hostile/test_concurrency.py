@@ -26,7 +26,7 @@ from conftest import skip_unless_native
 
 import jsondrip
 from jsondrip import Parser
-from jsondrip.twin.stream import IN_USE
+from jsondrip.twin.engine import IN_USE
 
 ROUNDS = 5_000
 

@@ -26,6 +26,7 @@ from jsondrip import (
     ToolCallDone,
     ToolCallStarted,
 )
+from jsondrip.toolcalls import Event
 from jsondrip.web import SSEEncoder, SSELog
 
 
@@ -50,6 +51,19 @@ def changes(fragments: list[str]) -> Any:
             assert_type(path, str)
         doc = jsondrip.apply_changes(doc, made)
     return jsondrip.apply_changes(doc, parser.close_changes())
+
+
+def documents(fragments: list[str]) -> list[Any]:
+    parser = Parser(multiple=True, watch=["/*", "/steps/*"])
+    for fragment in fragments:
+        parser.feed(fragment)
+        for path, _value in parser.completed:
+            assert_type(path, str)
+    output = jsondrip.OutputParser(watch="/*", multiple=True)
+    output.feed("".join(fragments))
+    assert_type(output.completed, list[tuple[str, Any]])
+    done: list[Any] = parser.close()
+    return done
 
 
 def errors(text: str) -> str:
@@ -98,6 +112,17 @@ def tool_calls(body: bytes) -> list[ToolCall]:
     assert_type(made.index, int)
     assert_type(acc.tool_calls, list[ToolCall])
     return ran
+
+
+def text_tools(deltas: list[str]) -> list[ToolCall]:
+    """Tool calls written in a model's own text (`text_tools=`)."""
+    acc = ToolCallAccumulator(text_tools="hermes")
+    events = [event for delta in deltas for event in acc.feed_text(delta)]
+    events += acc.finish()
+    assert_type(events, list[Event])
+    provider = ToolCallAccumulator(format="openai-chat", text_tools="auto")
+    assert_type(provider.feed_sse(b""), list[Event])
+    return [call for call in acc.tool_calls if call.complete]
 
 
 def browser(body: bytes) -> list[str]:

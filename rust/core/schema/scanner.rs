@@ -5,6 +5,9 @@
 
 use super::checker::{AtomText, Checker, Fail, Kind, Oracle};
 use super::node::{BOOLEAN, NULL, NUMBER};
+use crate::core::escape::{
+    hex4, is_high_surrogate, is_low_surrogate, join_surrogates, push_wtf8, unescape,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -33,40 +36,6 @@ pub struct Scanner {
     literal: (&'static str, u8),
 }
 
-/// A code point as WTF-8 (a lone surrogate is encoded like any other code point).
-fn encode(code: u32) -> ([u8; 4], usize) {
-    let mut buf = [0u8; 4];
-    let n = if code < 0x80 {
-        buf[0] = code as u8;
-        1
-    } else if code < 0x800 {
-        buf[0] = 0xC0 | (code >> 6) as u8;
-        buf[1] = 0x80 | (code & 0x3F) as u8;
-        2
-    } else if code < 0x10000 {
-        buf[0] = 0xE0 | (code >> 12) as u8;
-        buf[1] = 0x80 | ((code >> 6) & 0x3F) as u8;
-        buf[2] = 0x80 | (code & 0x3F) as u8;
-        3
-    } else {
-        buf[0] = 0xF0 | (code >> 18) as u8;
-        buf[1] = 0x80 | ((code >> 12) & 0x3F) as u8;
-        buf[2] = 0x80 | ((code >> 6) & 0x3F) as u8;
-        buf[3] = 0x80 | (code & 0x3F) as u8;
-        4
-    };
-    (buf, n)
-}
-
-fn hex(digits: &[u8]) -> u32 {
-    digits.iter().fold(0, |acc, &d| {
-        acc * 16
-            + (d as char)
-                .to_digit(16)
-                .expect("the machine accepted the escape")
-    })
-}
-
 impl Default for Scanner {
     fn default() -> Self {
         Self::new()
@@ -89,8 +58,9 @@ impl Scanner {
     }
 
     fn one(checker: &mut Checker, code: u32, pos: u64) -> Result<(), Fail> {
-        let (buf, n) = encode(code);
-        checker.text(&buf[..n], pos, false, false)
+        let mut buf = Vec::with_capacity(4);
+        push_wtf8(&mut buf, code);
+        checker.text(&buf, pos, false, false)
     }
 
     fn lone_high(&mut self, checker: &mut Checker) -> Result<(), Fail> {
@@ -161,14 +131,7 @@ impl Scanner {
                         *ci += 1;
                         if c != b'u' {
                             self.lone_high(checker)?;
-                            let decoded = match c {
-                                b'b' => 0x08,
-                                b'f' => 0x0C,
-                                b'n' => b'\n',
-                                b'r' => b'\r',
-                                b't' => b'\t',
-                                other => other, // " \ /
-                            };
+                            let decoded = unescape(c).expect("the machine accepted the escape");
                             checker.text(&[decoded], off + *ci - 1, false, false)?;
                             self.state = State::InString;
                             continue;
@@ -181,7 +144,7 @@ impl Scanner {
                     *ci += take as u64;
                     if self.escape.len() == 5 {
                         self.state = State::InString;
-                        let code = hex(&self.escape[1..]);
+                        let code = hex4(&self.escape, 1).expect("the machine accepted the escape");
                         self.escaped(code, off + *ci - 1, checker)?;
                     }
                 }
@@ -293,14 +256,14 @@ impl Scanner {
     /// A \uXXXX escape ending at `pos`: a character, a pair's halves joined, or a lone half.
     fn escaped(&mut self, code: u32, pos: u64, checker: &mut Checker) -> Result<(), Fail> {
         if let Some((high, _)) = self.high {
-            if (0xDC00..=0xDFFF).contains(&code) {
+            if is_low_surrogate(code) {
                 self.high = None;
-                let joined = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00);
+                let joined = join_surrogates(high, code);
                 return Self::one(checker, joined, pos);
             }
             self.lone_high(checker)?;
         }
-        if (0xD800..=0xDBFF).contains(&code) {
+        if is_high_surrogate(code) {
             self.high = Some((code, pos));
             return Ok(());
         }

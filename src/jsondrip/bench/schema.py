@@ -103,10 +103,11 @@ def _pydantic_reads() -> Callable[[str], Any]:
     return lambda buffer: adapter.validate_json(buffer, experimental_allow_partial=True)
 
 
-def _instructor_reads() -> Callable[[str], Any]:
+def instructor_partial_models() -> tuple[type, type]:
+    """The records document as instructor's `Partial[Doc]` makes it (every field Optional,
+    default None): (PartialRecord, PartialDoc). Needs pydantic."""
     from typing import Union
 
-    import jiter
     from pydantic import BaseModel
 
     class PartialRecord(BaseModel):
@@ -128,9 +129,17 @@ def _instructor_reads() -> Callable[[str], Any]:
     class PartialDoc(BaseModel):
         records: Optional[list[PartialRecord]] = None
 
+    return PartialRecord, PartialDoc
+
+
+def _instructor_reads() -> Callable[[str], Any]:
+    import jiter
+
+    _, PartialDoc = instructor_partial_models()
+
     def read(buffer: str) -> Any:
         value = jiter.from_json(buffer.encode(), partial_mode="trailing-strings")
-        return PartialDoc.model_validate(value)
+        return PartialDoc.model_validate(value)  # type: ignore[attr-defined]
 
     return read
 

@@ -65,6 +65,16 @@ def _speed(text: str) -> float:
     return value
 
 
+def _text_tools(text: str) -> str:
+    """`--text-tools`: a family of tool-call markup, or an alias of one."""
+    from ..toolcalls.text import canonical_family
+
+    try:
+        return canonical_family(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _port(text: str) -> int:
     """`--port`: 0 (any free port) to 65535."""
     try:
@@ -76,7 +86,7 @@ def _port(text: str) -> int:
     return value
 
 
-FRAMINGS = ("auto", "sse", "jsonl")
+FRAMINGS = ("auto", "sse", "jsonl", "text")
 PROVIDERS = {
     "openai-chat": "OpenAI Chat Completions and compatible servers such as Mistral, DeepSeek, "
     "Groq, xAI, Cerebras, OpenRouter, vLLM, llama.cpp",
@@ -166,8 +176,19 @@ def _configure_preview(parser: argparse.ArgumentParser) -> None:
         choices=FRAMINGS,
         default="auto",
         help="how the stream is framed: server-sent events or JSON lines (default: auto, "
-        "from its first non-blank character). Its old spelling, --format sse|jsonl, still "
+        "from its first non-blank character), or text: the model's own text, its tool calls "
+        "written in it (with --text-tools). Its old spelling, --format sse|jsonl, still "
         "works for one more release, with a warning",
+    )
+    parser.add_argument(
+        "--text-tools",
+        type=_text_tools,
+        default=None,
+        metavar="FAMILY",
+        help="read tool calls the model wrote into its text, in this family's markup "
+        "(hermes, qwen3-coder, mistral, llama3-json, pythonic, deepseek, kimi-k2, glm-4.5, "
+        "harmony, or auto), as ToolCallAccumulator(text_tools=...) does: in the text "
+        "content of the provider's stream, or in a file of model text (--framing text)",
     )
     _stream_options(parser)
     parser.add_argument(

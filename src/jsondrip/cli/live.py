@@ -81,7 +81,7 @@ class CallView:
     complete: bool = False
     error: str | None = None
     raw: str = ""
-    kind: str = "function"  # "server": the provider ran it
+    kind: str = "function"  # "server": the provider ran it; "output": structured output
 
 
 @dataclass
@@ -89,6 +89,8 @@ class StreamView:
     """The state drawn: calls, text per choice, reasoning, how the stream ended."""
 
     calls: dict[int, CallView] = field(default_factory=dict)
+    outputs: dict[int, CallView] = field(default_factory=dict)
+    """The structured output of each choice, drawn as a call named `output`."""
     text: dict[int, list[str]] = field(default_factory=dict)
     reasoning: list[str] = field(default_factory=list)
     finish_reasons: list[str | None] = field(default_factory=list)
@@ -142,14 +144,33 @@ class StreamView:
         elif kind == "ReasoningDelta":
             self._append(self.reasoning, "reasoning", event.text)
             self.last_channel = "reasoning"
+        elif kind == "OutputDelta":
+            output = self._output(event.choice)
+            output.preview = event.preview
+            self.last_channel = f"output:{event.choice}"
+        elif kind == "OutputDone":
+            output = self._output(event.choice)
+            output.done, output.complete, output.error = True, event.complete, event.error
+            if event.value is not MISSING:
+                output.preview = event.value
         elif kind == "StreamDone":
             self.finish_reasons.append(event.finish_reason)
+
+    def _output(self, choice: int) -> CallView:
+        output = self.outputs.get(choice)
+        if output is None:
+            output = self.outputs[choice] = CallView(choice, None, "output", kind="output")
+            if choice:
+                output.id = f"choice {choice}"
+        return output
 
 
 def _status(call: CallView, interrupted: bool) -> Text:
     """A call's status, in words and colour; an error by its kind only (`truncated by the
     token limit ('max_tokens')`, `invalid JSON`...), the text before its first colon."""
     if call.complete:
+        if call.kind == "output":
+            return Text("✓ complete, the response ended normally", style="bold green")
         if call.kind == "server":
             return Text("✓ complete, run by the provider", style="bold green")
         return Text("✓ complete", style="bold green")
@@ -310,7 +331,7 @@ class LiveView:
         title = Text.assemble((call.name or "?", "bold"), "  ", (call.id or "", "dim"))
         status = _status(call, self.interrupted)
         size = f" · {call.size} chars"
-        if len(status) + len(size) + 6 <= width:
+        if call.kind != "output" and len(status) + len(size) + 6 <= width:
             status.append(size, style="dim")
         return Panel(
             body,
@@ -324,7 +345,7 @@ class LiveView:
         )
 
     def _calls(self, width: int, height: int) -> RenderableType:
-        calls = list(self.state.calls.values())
+        calls = [*self.state.outputs.values(), *self.state.calls.values()]
         if not calls:
             waiting = "no tool calls" if self.finished else "waiting for tool calls…"
             return Panel(Text(waiting, style="dim"), height=height, border_style="dim")
@@ -407,11 +428,24 @@ class LiveView:
             cells.append(_status(call, self.interrupted))
             cells.append(_json_highlighter(Text(arguments, no_wrap=True, overflow="ellipsis")))
             table.add_row(*cells)
-        if not state.calls:
+        for output in state.outputs.values():
+            value = "" if output.preview is MISSING else dumps(output.preview)
+            cells = ["", "output" + (f" (choice {output.index})" if output.index else "")]
+            if wide:
+                cells.append("")
+            cells.append(_status(output, self.interrupted))
+            cells.append(_json_highlighter(Text(value, no_wrap=True, overflow="ellipsis")))
+            table.add_row(*cells)
+        if not state.calls and not state.outputs:
             table.add_row("", "(no tool calls)", *([""] * (3 if wide else 2)))
         errors = [
             Text.assemble((f"#{call.index} {call.name}: ", "bold"), (call.error, "red"))
             for call in state.calls.values()
             if call.error
+        ]
+        errors += [
+            Text.assemble(("output: ", "bold"), (output.error, "red"))
+            for output in state.outputs.values()
+            if output.error
         ]
         return Group(table, *errors) if errors else table

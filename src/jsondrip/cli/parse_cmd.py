@@ -1,7 +1,10 @@
 """`jsondrip parse [FILE|-]`: the best-effort value of a possibly truncated JSON document.
 
-Prints the value as JSON (indented, or one line with `--compact`) and exits 0. Invalid JSON
-exits 1 with the message, the line and column, and a caret under the offending character:
+The input may be a model's whole answer, as people paste it: the document is found as
+`jsondrip.OutputParser` finds it, in a code fence, after `<think>` blocks, among prose; a
+plain JSON document reads as before. Prints the value as JSON (indented, or one line with
+`--compact`) and exits 0. Invalid JSON exits 1 with the message, the line and column, and
+a caret under the offending character:
 
     jsondrip: <stdin>: invalid JSON: Expecting ',' delimiter at line 2, column 8 (character 14)
         2 |   "b": 2 "c": 3
@@ -29,12 +32,14 @@ from .._dialect import PYPY_DECODER
 from .._errors import IncompleteJSONError, JSONDecodeError
 from .._missing import MISSING
 from .._parser import Parser
+from ..output.parser import NO_DOCUMENT, OutputParser
 from .errors import CLIError, UsageError, write_text
 from .ndjson import dumps
 
 __all__ = ["caret_excerpt", "format_error", "read_input", "run"]
 
 _INCOMPLETE = IncompleteJSONError
+LITERALS = ("true", "false", "null", "NaN", "Infinity")
 """The error of a valid start that ends too soon, once the library has one (else none)."""
 GUTTER = 5
 """Width of the line-number column in the excerpt."""
@@ -161,27 +166,49 @@ def _decoded(data: bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
+def _read(data: bytes, args: argparse.Namespace) -> object:
+    """The value of the input: the document of an answer, as `OutputParser` finds it. The
+    input has ended, so a document that only its end completes (a top-level `12`) is complete;
+    without `--final` a cut one shows what it can. An input with no document in it that
+    starts as a top-level literal (`true`, `NaN`...), which an answer is never taken for, is
+    read as plain JSON."""
+    parser = OutputParser(mode=args.mode)
+    parser.feed(data)
+    try:
+        return parser.close()
+    except JSONDecodeError as error:
+        if not args.final and isinstance(error, _INCOMPLETE):
+            return parser.value  # the start of a document: what can be shown of it
+        if error.msg != NO_DOCUMENT or not _starts_as_literal(_decoded(data)):
+            raise
+    plain = Parser(mode=args.mode)
+    plain.feed(data)
+    try:
+        return plain.close()
+    except JSONDecodeError as error:
+        if args.final or not isinstance(error, _INCOMPLETE):
+            raise
+        return plain.value
+
+
+def _starts_as_literal(text: str) -> bool:
+    """The text starts with a JSON literal, or is cut inside one."""
+    text = text.lstrip(" \t\r\n")[:8]
+    return any(text.startswith(word) or word.startswith(text) for word in LITERALS) and bool(text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `jsondrip parse`; returns the exit status."""
     data = read_input(args.file)
     source = "<stdin>" if args.file == "-" else args.file
-    incomplete = False
     try:
-        parser = Parser(mode=args.mode)
-        parser.feed(data)
-        incomplete = True  # the text so far is valid: an error now means it ends too soon
-        try:
-            value = parser.close()  # the input has ended: a top-level `12` is complete
-        except JSONDecodeError:
-            if args.final:
-                raise
-            value = parser.value  # the start of a document: what can be shown of it
+        value = _read(data, args)
     except JSONDecodeError as error:
         if args.debug:
             import traceback
 
             traceback.print_exc()
-        incomplete = incomplete or isinstance(error, _INCOMPLETE)
+        incomplete = isinstance(error, _INCOMPLETE)
         write_text(sys.stderr, format_error(_decoded(data), error, source, incomplete=incomplete))
         return 1
     if value is MISSING:

@@ -76,13 +76,50 @@ def _pieces(source: Source, speed: float) -> Iterator[Chunk]:
     return paced(source.fragments or [], speed)
 
 
-def show(source: Source, sink: Sink, speed: float, provider: str = "auto") -> int:
-    """Feed every piece of `source` to a fresh accumulator of the `provider` format and hand
-    its events to `sink`."""
+class _Outputs:
+    """The structured output of each choice is shown once a document was found in its text
+    (or the model refused): a stream of prose and tool calls shows no output."""
+
+    def __init__(self) -> None:
+        self.found: set[int] = set()
+
+    def __call__(self, events: list[Any]) -> list[Any]:
+        kept = []
+        for event in events:
+            kind = type(event).__name__
+            if kind == "OutputDelta":
+                self.found.add(event.choice)
+            elif (
+                kind == "OutputDone"
+                and event.choice not in self.found
+                and not (event.error or "").startswith("refused")
+            ):
+                continue
+            kept.append(event)
+        return kept
+
+
+def show(
+    source: Source,
+    sink: Sink,
+    speed: float,
+    provider: str = "auto",
+    text_tools: str | None = None,
+) -> int:
+    """Feed every piece of `source` to a fresh accumulator of the `provider` format (and of
+    the `text_tools` markup, if any) and hand its events to `sink`; the text is read as
+    structured output too (a JSON answer is shown as it grows)."""
     from ..toolcalls import ToolCallAccumulator
 
-    accumulator = ToolCallAccumulator(format=provider)
-    feed = accumulator.feed_sse if source.format == "sse" else accumulator.feed
+    accumulator = ToolCallAccumulator(format=provider, text_tools=text_tools, output=True)
+    outputs = _Outputs()
+    raw_feed = {"sse": accumulator.feed_sse, "text": accumulator.feed_text}.get(
+        source.format, accumulator.feed
+    )
+
+    def feed(piece: Any) -> list[Any]:
+        return outputs(raw_feed(piece))
+
     with sink:
         sink.start(source.name, source.format)
         try:
@@ -100,7 +137,7 @@ def show(source: Source, sink: Sink, speed: float, provider: str = "auto") -> in
                 sink.handle(events)
             if not described:  # no event of a known API in the whole input
                 raise CLIError(f"{source.name}: no stream found: {EXPECTED}")
-            last = accumulator.finish()
+            last = outputs(accumulator.finish())
             if provider != "auto" and not (shown or last):
                 raise CLIError(
                     f"{source.name}: no {accumulator.format} stream found: is it another "
@@ -108,7 +145,7 @@ def show(source: Source, sink: Sink, speed: float, provider: str = "auto") -> in
                 )
             sink.handle(last)
         except KeyboardInterrupt:
-            sink.handle(accumulator.abort() or [])
+            sink.handle(outputs(accumulator.abort() or []))
             sink.finish(interrupted=True)
             raise
         sink.finish()
@@ -128,5 +165,8 @@ def run_preview(args: argparse.Namespace) -> int:
 
         return run_web(args)
     framing, provider = framing_and_provider(args)
+    if framing == "text" and provider != "auto":
+        raise UsageError("--framing text is the model's own text: no provider --format")
     sink = _make_sink(args)
-    return show(open_source(args.file, framing), sink, _speed(args), provider)
+    source = open_source(args.file, framing)
+    return show(source, sink, _speed(args), provider, getattr(args, "text_tools", None))

@@ -86,6 +86,13 @@ def sse_fragments(data: bytes, *, seed: int = SEED) -> list[Fragment[bytes]]:
     return list(zip(events, event_delays(len(events), rng)))
 
 
+def text_fragments(text: str, *, size: int = 6, seed: int = SEED) -> list[Fragment[str]]:
+    """Model text in pieces of `size` characters (about a token or two each), with delays."""
+    rng = random.Random(seed)
+    pieces = [text[i : i + size] for i in range(0, len(text), size)]
+    return list(zip(pieces, event_delays(len(pieces), rng)))
+
+
 def line_fragments(lines: list[str], *, seed: int = SEED) -> list[Fragment[str]]:
     """JSON-lines events, one per read, each with its delay."""
     rng = random.Random(seed)

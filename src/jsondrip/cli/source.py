@@ -8,6 +8,7 @@ character: `{` or `[` starts JSON lines, anything else SSE.
 from __future__ import annotations
 
 import argparse
+import codecs
 import os
 import sys
 from collections.abc import Iterator
@@ -16,7 +17,7 @@ from importlib import resources
 from typing import Union
 
 from .errors import UsageError, report
-from .replay import Fragment, iter_sse_events, line_fragments, sse_fragments
+from .replay import Fragment, iter_sse_events, line_fragments, sse_fragments, text_fragments
 
 __all__ = ["DEMO_RESOURCE", "Source", "demo_bytes", "detect_format", "open_file", "open_stdin"]
 
@@ -62,6 +63,9 @@ def from_bytes(name: str, data: bytes, stream_format: str = "auto") -> Source:
     """A recording held in memory, cut into paced fragments."""
     if stream_format == "auto":
         stream_format = detect_format(data[:4096])
+    if stream_format == "text":
+        text = data.decode("utf-8-sig", "replace")
+        return Source(name, "text", fragments=list(text_fragments(text)))
     if stream_format == "jsonl":
         return Source(name, "jsonl", fragments=list(line_fragments(jsonl_lines(data))))
     return Source(name, "sse", fragments=list(sse_fragments(data)))
@@ -123,7 +127,21 @@ def open_stdin(stream_format: str = "auto") -> Source:
 
     if stream_format == "jsonl":
         return Source("<stdin>", "jsonl", live=_lines(replay_head()))
+    if stream_format == "text":
+        return Source("<stdin>", "text", live=_text(replay_head()))
     return Source("<stdin>", "sse", live=iter_sse_events(replay_head()))
+
+
+def _text(reads: Iterator[bytes]) -> Iterator[str]:
+    """Model text as it arrives, decoded (a character cut between reads waits for its end)."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    for data in reads:
+        text = decoder.decode(data)
+        if text:
+            yield text
+    text = decoder.decode(b"", final=True)
+    if text:
+        yield text
 
 
 def framing_and_provider(args: argparse.Namespace) -> tuple[str, str]:

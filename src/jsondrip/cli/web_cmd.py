@@ -20,13 +20,21 @@ from .source import Source, framing_and_provider, open_demo, open_source
 __all__ = ["run_web", "serve"]
 
 
-def serve(source: Source, *, speed: float, port: int = 0, provider: str = "auto") -> PreviewServer:
+def serve(
+    source: Source,
+    *,
+    speed: float,
+    port: int = 0,
+    provider: str = "auto",
+    text_tools: str | None = None,
+) -> PreviewServer:
     """A server (not yet serving) whose first page view replays `source` at `speed`, read as
-    the `provider` format."""
+    the `provider` format (and the `text_tools` markup, if any)."""
 
     def start(log: SSELog) -> None:
         pieces = source.live if source.live is not None else paced(source.fragments or [], speed)
-        replay_into(log, pieces, source.format, ToolCallAccumulator(format=provider))
+        accumulator = ToolCallAccumulator(format=provider, text_tools=text_tools)
+        replay_into(log, pieces, source.format, accumulator)
 
     return PreviewServer(start, port=port)
 
@@ -40,7 +48,8 @@ def run_web(args: argparse.Namespace) -> int:
         framing, provider = framing_and_provider(args)
         source = open_source(args.file, framing)
     speed = 1.0 if args.speed is None else float(args.speed)
-    server = serve(source, speed=speed, port=args.port, provider=provider)
+    text_tools = getattr(args, "text_tools", None)
+    server = serve(source, speed=speed, port=args.port, provider=provider, text_tools=text_tools)
     write_text(
         sys.stdout,
         f"jsondrip: the live view of {source.name} is at {server.url} (Ctrl-C to stop)\n",

@@ -14,8 +14,9 @@ import re
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
+from .._changes import escape_token
 from .nodes import Evaluated, Node
-from .resources import RemoteReference, Resources, pointer_token
+from .resources import RemoteReference, Resources
 
 if TYPE_CHECKING:
     from .resources import Context
@@ -201,14 +202,14 @@ class _Compiler:
             if not isinstance(props, dict):
                 raise ValueError(f"properties at {where} must be an object")
             node.properties = {
-                name: self.sub(sub, f"{where}/properties/{pointer_token(name)}", scope)
+                name: self.sub(sub, f"{where}/properties/{escape_token(name)}", scope)
                 for name, sub in props.items()
             }
         if "patternProperties" in schema:
             node.pattern_properties = tuple(
                 (
                     _regex(pattern, f"{where}/patternProperties"),
-                    self.sub(sub, f"{where}/patternProperties/{pointer_token(pattern)}", scope),
+                    self.sub(sub, f"{where}/patternProperties/{escape_token(pattern)}", scope),
                 )
                 for pattern, sub in schema["patternProperties"].items()
             )
@@ -232,7 +233,7 @@ class _Compiler:
             if not isinstance(dependent, dict):
                 raise ValueError(f"dependentSchemas at {where} must be an object")
             node.dependent_schemas = tuple(
-                (name, self.sub(sub, f"{where}/dependentSchemas/{pointer_token(name)}", scope))
+                (name, self.sub(sub, f"{where}/dependentSchemas/{escape_token(name)}", scope))
                 for name, sub in dependent.items()
             )
         if "unevaluatedProperties" in schema:

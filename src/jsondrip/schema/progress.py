@@ -27,15 +27,6 @@ class Progress(NamedTuple):
     candidates: list[str] | None
 
 
-def split_pointer(path: str) -> list[str]:
-    """An RFC 6901 JSON Pointer's tokens (`""` is the root)."""
-    if path == "":
-        return []
-    if not path.startswith("/"):
-        raise ValueError(f"a JSON Pointer starts with '/' (or is '' for the root): {path!r}")
-    return [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
-
-
 def lookup(root: Any, tokens: tuple[str, ...]) -> Any:
     """The value at `tokens` in the live value, or MISSING."""
     value = root

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from .._changes import escape_token, unescape_token
+
 # Where subschemas sit, by the shape of the keyword's value.
 ONE_SCHEMA = (
     "additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else",
@@ -31,11 +33,6 @@ if TYPE_CHECKING:
 
 class RemoteReference(LookupError):
     """The reference names a URI outside the document."""
-
-
-def pointer_token(token: str) -> str:
-    """A key as a JSON Pointer token."""
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def _join(base: str, reference: str) -> str:
@@ -60,7 +57,7 @@ def _subschemas(schema: dict[str, Any], location: str) -> Iterator[tuple[Any, st
             yield value, f"{location}/{keyword}"
         elif keyword in SCHEMA_MAPS and isinstance(value, dict):
             for name, sub in value.items():
-                yield sub, f"{location}/{keyword}/{pointer_token(name)}"
+                yield sub, f"{location}/{keyword}/{escape_token(name)}"
         elif keyword in SCHEMA_LISTS and isinstance(value, list):
             for i, sub in enumerate(value):
                 yield sub, f"{location}/{keyword}/{i}"
@@ -165,7 +162,7 @@ class Resources:
                 from urllib.parse import unquote
 
                 raw = unquote(raw)
-            token = raw.replace("~1", "/").replace("~0", "~")
+            token = unescape_token(raw)
             try:
                 target = target[int(token)] if isinstance(target, list) else target[token]
             except (KeyError, IndexError, ValueError, TypeError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._changes import escape_token
 from .compile import compile_schema
 from .nodes import Node
 from .tools import tool_name_and_parameters
@@ -17,14 +18,14 @@ class Schema:
     the message) when the schema cannot be compiled. docs/schema.md lists the keywords.
     """
 
-    __slots__ = ("adapter", "field_adapters", "json_schema", "model", "native", "root")
+    __slots__ = ("adapter", "json_schema", "model", "native", "partial_plan", "root")
 
     def __init__(self, json_schema: Any) -> None:
         self.json_schema = json_schema
         self.root: Node = compile_schema(json_schema)
         self.model: Any = None  # the pydantic type, for Schema.from_model
         self.adapter: Any = None
-        self.field_adapters: dict[str, Any] = {}  # partial(): a TypeAdapter per model field
+        self.partial_plan: Any = None  # partial(): how the model shows a value (models.py)
         self.native: Any = None  # the node table for the native checker, made on first use
 
     def native_table(self) -> Any:
@@ -103,7 +104,7 @@ def model_violation(error: Any) -> SchemaViolation:
     all are in `error.errors()`, the violation's `__cause__`."""
     errors = error.errors()
     first = errors[0] if errors else {"loc": (), "msg": str(error), "type": "model"}
-    path = "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in first["loc"])
+    path = "".join("/" + escape_token(str(part)) for part in first["loc"])
     message = f"{path or '(root)'}: {first['msg']}"
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more: see __cause__.errors())"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
+from .._changes import split_pointer
 from .complete import (
     atom_value,
     container_failure,
@@ -20,7 +21,7 @@ from .complete import (
     pattern_property_matches,
 )
 from .nodes import Evaluated, Node
-from .progress import ARRIVING, FINAL, MISSING_STATE, lookup, make_progress, split_pointer
+from .progress import ARRIVING, FINAL, MISSING_STATE, lookup, make_progress
 from .values import kind_of, show
 from .violation import SchemaViolation
 

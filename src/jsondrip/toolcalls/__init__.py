@@ -5,12 +5,16 @@
 Completions and compatible servers, Responses), Anthropic, Gemini / Vertex AI, Bedrock,
 Cohere and Ollama, and returns events: a call started, a fragment arrived (with a live preview
 of the arguments), a call is done (once, with `complete` saying whether to act on it and
-`kind` who runs it), text, reasoning, the response ended.
+`kind` who runs it), text, reasoning, the response ended. With `text_tools=`, it also reads
+the tool calls an open-weight model writes into its text (`feed_text`, or a provider's text
+content), in the markup of its family (`toolcalls.text`).
 """
 
 from .accumulator import ToolCallAccumulator
 from .events import (
     Event,
+    OutputDelta,
+    OutputDone,
     ReasoningDelta,
     StreamDone,
     TextDelta,
@@ -22,6 +26,8 @@ from .events import (
 
 __all__ = [
     "Event",
+    "OutputDelta",
+    "OutputDone",
     "ReasoningDelta",
     "StreamDone",
     "TextDelta",

@@ -2,11 +2,15 @@
 
 Bytes or events in, events out; no network, no threads, no sleeping. The rules:
 
-- The format is named, or detected from the first event that tells (`format="auto"`).
-- Every `feed_sse`, `feed` and `finish` first asks the injected `clock` for the time and ends
-  the calls that are still waiting for arguments and got none for `idle_timeout` seconds
-  (a call whose arguments are already a complete document is not waiting; it waits only for
-  the stream to close it). An empty `feed_sse(b"")` is a way to check the clock.
+- The format is named, or detected from the first event that tells (`format="auto"`);
+  `feed_text` reads the model's own text (format `"text"`). With `text_tools=`, the text
+  (given to `feed_text`, or a provider's text content) is read for tool calls written in it
+  (`toolcalls/text`); without it, it is only split into text and `<think>` reasoning.
+- Every `feed_sse`, `feed`, `feed_text` and `finish` first asks the injected `clock` for the
+  time and ends the calls that are still waiting for arguments and got none for
+  `idle_timeout` seconds (a call whose arguments are already a complete document is not
+  waiting; it waits only for the stream to close it). An empty `feed_sse(b"")` is a way to
+  check the clock.
 - `finish()` ends the stream normally: open calls are closed as the stream's finish reason
   says. `abort()` ends it as cut: open calls end with an `aborted` error and are never parsed
   as if complete. After either, feeding raises `RuntimeError`; calling either again returns
@@ -43,8 +47,12 @@ from .lines import LineSplitter
 from .ollama import OllamaHandler
 from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
+from .output import ABORTED as OUTPUT_ABORTED
+from .output import OutputTable
 from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
+from .text import canonical_family, reader_factory
+from .text.handler import TextHandler
 
 __all__ = ["ToolCallAccumulator"]
 
@@ -82,6 +90,21 @@ class ToolCallAccumulator:
     `error="schema: <message>"` (docs/schema.md). A provider-defined tool in the list
     (Anthropic's `bash_20250124`, `text_editor_...`, `web_search_20250305`...) has no schema
     there: its calls are parsed but not checked.
+
+    `text_tools`: the markup of tool calls that a model writes into its text (an open-weight
+    model served without a tool parser): `"hermes"`, `"qwen3-coder"`, `"mistral"`,
+    `"llama3-json"`, `"pythonic"`, `"deepseek"`, `"kimi-k2"`, `"glm-4.5"`, `"harmony"`, or
+    `"auto"` (the family told by its first marker). The text given to `feed_text`, or the text
+    content of a provider's stream, then yields calls like any provider's (docs/toolcalls.md).
+
+    `output`: read each choice's text as structured output (`True`, or its schema: a
+    `Schema`, a JSON Schema dict or a pydantic model; or a function that makes the
+    `OutputParser`, for its other options: `lambda: OutputParser(Model, multiple=True)`):
+    an `OutputParser` per choice finds the document in the text; its changes come as
+    `OutputDelta`, its end as one `OutputDone` per choice and response, complete only if the
+    document is complete and valid and the provider ended the response normally
+    (docs/output.md). The text around the document is `TextDelta`, its reasoning blocks
+    `ReasoningDelta`. With `text_tools` too, the text outside the calls is what it reads.
     """
 
     def __init__(
@@ -91,12 +114,15 @@ class ToolCallAccumulator:
         idle_timeout: float | None = 30.0,
         clock: Callable[[], float] = time.monotonic,
         tools: Any = None,
+        text_tools: str | None = None,
+        output: Any = None,
     ) -> None:
         if max_arguments_size is not None and max_arguments_size < 0:
             raise ValueError("max_arguments_size must be None or at least 0")
         if idle_timeout is not None and idle_timeout < 0:
             raise ValueError("idle_timeout must be None or at least 0")
         self.format = canonical_format(format)
+        self.text_tools = None if text_tools is None else canonical_family(text_tools)
         self.max_arguments_size = max_arguments_size
         self.idle_timeout = idle_timeout
         self._clock = clock
@@ -108,6 +134,8 @@ class ToolCallAccumulator:
             schemas=None if tools is None else _schemas(tools),
             unchecked=frozenset() if tools is None else provider_tool_names(tools),
         )
+        if output is not None and output is not False:
+            self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
         self._shortcut: EnvelopeShortcut | None = None
         self._lanes = False  # the format has lanes (set with the handler)
@@ -190,6 +218,24 @@ class ToolCallAccumulator:
             return []
         table.events = []  # the outbox changes hands: cheaper than copying it
         return events
+
+    def feed_text(self, delta: str) -> list[Event]:
+        """Read the next piece of the model's own text (a raw completion, a local model's
+        output), cut anywhere; return the new events: `TextDelta` and `ReasoningDelta`, and,
+        with `text_tools`, the tool calls written in it. `finish()` ends the text."""
+        if type(delta) is not str:
+            raise TypeError(f"feed_text takes str, not {type(delta).__name__}")
+        if self._ended is not None:
+            self._check()
+        self._tick(self._clock())
+        handler = self._handler
+        if handler is None:
+            self.format = "text"
+            handler = self._set_handler(TextHandler(self._table))
+        if handler.done_sent:
+            handler.begin_response()
+        handler.text(delta)
+        return self._drain()
 
     def _read(self, text: str) -> None:
         """One event's data the long way: `[DONE]`, or JSON decoded in full."""
@@ -317,6 +363,9 @@ class ToolCallAccumulator:
         self._ended = "abort()"
         self._lane = self._line_lane = self._dict_lane = None
         self._sse.close()
+        outputs = self._table.outputs
+        if outputs is not None:
+            outputs.cut(OUTPUT_ABORTED)
         if self._handler is not None:
             self._handler.abort(ABORTED)
         return self._drain()
@@ -400,10 +449,16 @@ class ToolCallAccumulator:
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler
+        if self.text_tools is not None:
+            handler.text_tools = self._text_reader
         self._shortcut = handler.shortcut
         # the format names the calls its fragments go to: lanes may be armed (lane.py)
         self._lanes = type(handler).lane_target is not FormatHandler.lane_target
         return handler
+
+    def _text_reader(self, table: CallTable, choice: int) -> Any:
+        """A reader of the `text_tools` markup for one choice's text."""
+        return reader_factory(self.text_tools)(table, choice)  # type: ignore[arg-type]
 
     def _drain(self) -> list[Event]:
         table = self._table

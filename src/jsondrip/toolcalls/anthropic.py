@@ -79,6 +79,7 @@ class AnthropicHandler(FormatHandler):
             reason = (event.get("delta") or {}).get("stop_reason")
             if reason:
                 self._stop_reason = reason
+                self.end_text(reason)
                 for state in self.table.open_states():
                     self.table.close(state, reason)
         elif kind == "message_stop":

@@ -40,9 +40,9 @@ from .._changes import Change
 from .._engine import Engine
 from .._errors import JSONDecodeError
 from .._missing import MISSING
+from ..markup.fences import FenceStripper
 from ..schema.violation import SchemaViolation
 from .events import FOLD, LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
-from .fences import FenceStripper
 from .refused import refused_changes
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ class CallState:
         "call",
         "changes",
         "content",
+        "error_at",
         "fence",
         "last_active",
         "parser",
@@ -94,6 +95,7 @@ class CallState:
         self.announced = False
         self.last_active = now
         self.pending_close = False  # closed by the stream, waiting for the stop reason
+        self.error_at: int | None = None  # where in `raw` the JSON became invalid, if it did
         self.changes: list[Change] = []  # the preview's changes since the last delta
 
     def feed(self, text: str) -> None:
@@ -117,6 +119,7 @@ class CallTable:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
         self.states: dict[int, CallState] = {}  # index -> state, open calls only
+        self.outputs: Any = None  # structured output in the text (output.py), if asked for
         self.max_size = max_arguments_size
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
@@ -217,7 +220,7 @@ class CallTable:
         if isinstance(error, SchemaViolation):
             self._refused(state, text, f"schema: {error}", violation=True)
         else:
-            self._refused(state, text, self._invalid(state.call, error.msg, error.pos))
+            self._refused(state, text, self._invalid(state, error.msg, error.pos))
 
     def _refused(self, state: CallState, text: str, error: str, violation: bool = False) -> None:
         """The fragment `text`, already taken, proved the call wrong: emit its delta, whose
@@ -276,10 +279,10 @@ class CallTable:
                 call.arguments = parser.value
                 state.content = fence.content
                 if fence.tail_error is not None:
-                    return self._invalid(call, "Extra data", fence.tail_error)
+                    return self._invalid(state, "Extra data", fence.tail_error)
         except JSONDecodeError as e:
             offset = fence.dropped if fence is not None else 0
-            return self._invalid(call, e.msg, e.pos + offset)
+            return self._invalid(state, e.msg, e.pos + offset)
         return None
 
     def replace(self, state: CallState, text: str) -> None:
@@ -297,6 +300,7 @@ class CallTable:
         call._clear_raw()
         call.arguments = MISSING
         call.error = None
+        state.error_at = None
         state.size = 0
         state.content = False
         state.fence = None
@@ -304,9 +308,11 @@ class CallTable:
         self.append(state, text)
 
     @staticmethod
-    def _invalid(call: ToolCall, msg: str, pos: int) -> str:
-        """The error of a call whose text the parser refused at raw position `pos`."""
-        return f"invalid JSON: {_where(msg, call.raw, pos)}"
+    def _invalid(state: CallState, msg: str, pos: int) -> str:
+        """The error of a call whose text the parser refused at raw position `pos` (kept in
+        `state.error_at`: a text-markup reader looks for the call's end from there)."""
+        state.error_at = pos
+        return f"invalid JSON: {_where(msg, state.call.raw, pos)}"
 
     # -- ending ---------------------------------------------------------------------------
 

@@ -21,6 +21,8 @@ FOLD = 32
 
 __all__ = [
     "Event",
+    "OutputDelta",
+    "OutputDone",
     "ReasoningDelta",
     "StreamDone",
     "TextDelta",
@@ -45,7 +47,9 @@ class ToolCall:
     - `raw`: the exact argument text received, every character, fences included.
     - `error`: None, or why the call is unusable; the text starts with one of `invalid JSON`,
       `incomplete JSON`, `incomplete: the stream ended before the provider closed the call`,
-      `truncated by the token limit`, `aborted`, `too large`, `timed out`.
+      `truncated by the token limit`, `aborted`, `too large`, `timed out`, and for calls
+      written as text (`text_tools=`) `incomplete: the text ended before ...` and
+      `invalid tool call`.
     - `complete`: True only when the arguments are a complete valid document AND the provider
       closed the call (its own close event, or the response's end). Act on a call only when
       this is True, and only on `kind == "function"` calls.
@@ -289,4 +293,49 @@ class StreamDone:
     finish_reason: str | None
 
 
-Event = Union[ToolCallStarted, ToolCallDelta, ToolCallDone, TextDelta, ReasoningDelta, StreamDone]
+@frozen_event
+class OutputDelta:
+    """The structured output of a choice changed (`ToolCallAccumulator(output=...)`).
+
+    `preview` is the live value of the document in the choice's text (the same object from
+    one delta to the next, updated in place, as `ToolCallDelta.preview`); `partial`, with a
+    pydantic model as `output`, the typed value so far (`OutputParser.partial()`), else None;
+    `changes` what this text changed in the preview (`jsondrip.Change`s, never live);
+    `completed` the watched values this text completed, as `(path, value)` pairs.
+    """
+
+    choice: int
+    preview: Any
+    partial: Any = None
+    changes: tuple[Change, ...] = ()
+    completed: tuple[tuple[str, Any], ...] = ()
+
+
+@frozen_event
+class OutputDone:
+    """A choice's structured output ended, exactly once per choice and response.
+
+    `complete` is True only when the document is complete and valid **and** the provider
+    ended the response normally (`stop`, `end_turn`, `completed`, `STOP`, `COMPLETE`...):
+    act on `value` only then. Otherwise `error` says why (`truncated by the token limit`,
+    `refused`, `invalid JSON`, `schema`, `incomplete`, `stopped by the provider`,
+    `aborted`), and `value` is what was shown (`MISSING` if nothing was). With a pydantic
+    model as `output`, a complete `value` is the validated model.
+    """
+
+    choice: int
+    value: Any
+    complete: bool
+    error: str | None = None
+
+
+Event = Union[
+    ToolCallStarted,
+    ToolCallDelta,
+    ToolCallDone,
+    TextDelta,
+    ReasoningDelta,
+    StreamDone,
+    OutputDelta,
+    OutputDone,
+]

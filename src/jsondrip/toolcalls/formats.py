@@ -10,13 +10,13 @@ modules: it owns the text and reasoning routing and the `StreamDone` bookkeeping
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Callable
 
 from .._loads import loads
+from ..markup.think import ThinkSplitter
 from .calls import CallState, CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .shortcut import EnvelopeShortcut
-from .think import ThinkSplitter
 
 __all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
 
@@ -197,10 +197,14 @@ class FormatHandler:
     FRAGMENT_PATH: tuple[str, ...] = ()
     IGNORED_KEYS: tuple[str, ...] = ()
     fragment_event: Any = None
+    # `text_tools=`: makes the reader of tool calls written in the text, per choice
+    # (toolcalls/text); None: text is only split into text and `<think>` reasoning
+    text_tools: Callable[[CallTable, int], Any] | None = None
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
         self._splitters: dict[int, ThinkSplitter] = {}
+        self._readers: dict[int, Any] = {}  # choice -> the text-tools reader of its text
         self.done_sent = True  # no response is running yet
 
     @property
@@ -223,8 +227,20 @@ class FormatHandler:
         self.done_sent = False
 
     def text(self, text: str, choice: int = 0) -> None:
-        """Assistant text: `<think>` blocks in it become reasoning."""
+        """Assistant text: `<think>` blocks in it become reasoning; with `text_tools`, tool
+        calls written in it become calls; with `output=`, the structured output's reader sorts
+        it (the text outside calls): prose, reasoning, the document."""
         if not text:
+            return
+        if self.text_tools is not None:
+            reader = self._readers.get(choice)
+            if reader is None:
+                reader = self._readers[choice] = self.text_tools(self.table, choice)
+            reader.feed(text)
+            return
+        outputs = self.table.outputs
+        if outputs is not None:
+            outputs.text(text, choice)
             return
         splitter = self._splitters.get(choice)
         if splitter is None:
@@ -233,6 +249,24 @@ class FormatHandler:
             self.events.append(
                 ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
             )
+
+    def refusal(self, text: str, choice: int = 0) -> None:
+        """The model's refusal (OpenAI `refusal` deltas): no output of that choice can be
+        complete (with `output=`); not text."""
+        outputs = self.table.outputs
+        if text and outputs is not None:
+            outputs.refusal(text, choice)
+
+    def end_choice(self, choice: int, reason: str | None) -> None:
+        """One choice ended with `reason` (OpenAI's `finish_reason`, Gemini's candidate's
+        `finishReason`): its text ends (the text-tools reader passes on what it held, an
+        open call written in the text ends incomplete), then its structured output by it."""
+        reader = self._readers.pop(choice, None)
+        if reader is not None:
+            reader.end(reason)
+        outputs = self.table.outputs
+        if outputs is not None and not self.done_sent:
+            outputs.end(choice, reason)
 
     def reasoning(self, text: str, choice: int = 0) -> None:
         """Reasoning text from a dedicated field."""
@@ -247,13 +281,25 @@ class FormatHandler:
                     ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
                 )
 
+    def end_text(self, reason: str | None) -> None:
+        """The response's text ended: the text-tools readers pass on what they held, and a
+        call written in the text that never got its closing marker ends incomplete (before
+        the response's end could close it as if it were complete)."""
+        readers, self._readers = self._readers, {}
+        for reader in readers.values():
+            reader.end(reason)
+
     def end_response(self, reason: str | None) -> None:
         """The response ended: close its open calls, flush text, emit `StreamDone` once."""
+        self.end_text(reason)
         for state in self.table.open_states():
             self.table.close(state, reason)
         self.flush_text()
         if not self.done_sent:
             self.done_sent = True
+            outputs = self.table.outputs
+            if outputs is not None:
+                outputs.end_response(reason)
             self.events.append(StreamDone(reason))
 
     def reason_so_far(self) -> str | None:
@@ -263,15 +309,25 @@ class FormatHandler:
     def finish(self) -> None:
         """The stream ended (`finish()`): calls the provider did not close are cut (never
         complete); the running response ends with the reason seen, if any."""
+        self.end_text(self.reason_so_far())
         for state in self.table.open_states():
             self.table.cut(state)
         self.flush_text()
         if not self.done_sent:
             self.done_sent = True
+            outputs = self.table.outputs
+            if outputs is not None:
+                outputs.cut()
             self.events.append(StreamDone(self.reason_so_far()))
 
     def abort(self, why: str) -> None:
         """The stream was cut: every open call ends with `why`, keeping its text and preview."""
+        readers, self._readers = self._readers, {}
+        for reader in readers.values():
+            reader.abort(why)
         for state in self.table.open_states():
             self.table.fail(state, why, release=False)
         self.flush_text()
+        outputs = self.table.outputs
+        if outputs is not None and not self.done_sent:
+            outputs.cut(why if why.startswith("aborted") else f"aborted: {why}")

@@ -142,7 +142,9 @@ class GeminiHandler(FormatHandler):
                         self._part(number, state, part)
             reason = _get(candidate, "finishReason", "finish_reason")
             if reason:
-                self._finish_candidate(state, str(getattr(reason, "value", reason)))
+                reason = str(getattr(reason, "value", reason))
+                self._finish_candidate(state, reason)
+                self.end_choice(number, reason)
         if self._candidates and all(c.finished for c in self._candidates.values()):
             self.end_response(self._reason)
 

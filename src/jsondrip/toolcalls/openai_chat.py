@@ -85,6 +85,9 @@ class OpenAIChatHandler(FormatHandler):
                     self._content_parts(content, index)
                 else:
                     self.text(content, index)
+            refusal = delta.get("refusal")
+            if refusal and isinstance(refusal, str):
+                self.refusal(refusal, index)
             tool_calls = delta.get("tool_calls")
             if tool_calls:
                 for fragment in tool_calls:
@@ -188,6 +191,7 @@ class OpenAIChatHandler(FormatHandler):
     def _finish_choice(self, choice: int, reason: str) -> None:
         if self._reason is None or choice == 0:
             self._reason = reason
+        self.end_choice(choice, reason)
         cs = self._choices.get(choice)
         if cs is None:
             return

@@ -111,6 +111,8 @@ class OpenAIResponsesHandler(FormatHandler):
                 self.table.append(state, event.get("delta") or "")
         elif kind == "response.output_text.delta":
             self.text(event.get("delta") or "")
+        elif kind == "response.refusal.delta":
+            self.refusal(event.get("delta") or "")
         elif kind in REASONING:
             self.reasoning(event.get("delta") or "")
         elif kind == "response.output_item.added":

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from .._changes import Change, escape_token
 from .._engine import Engine
 from .._missing import MISSING
-from .fences import FenceStripper
+from ..markup.fences import FenceStripper
 
 __all__ = ["changes_between", "refused_changes"]
 

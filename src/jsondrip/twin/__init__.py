@@ -1,5 +1,5 @@
 """The Python backend: a stdlib-only twin of the Rust core, state for state."""
 
-from .stream import PendingChanges, PythonEngine
+from .engine import PendingChanges, PythonEngine
 
 __all__ = ["PendingChanges", "PythonEngine"]

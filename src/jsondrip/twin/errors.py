@@ -81,6 +81,28 @@ class ErrorKind(enum.Enum):
         return self.value if detail is None else self.value.format(detail)
 
 
+class Site(enum.IntEnum):
+    """Where the machine finds the text invalid: the keys of a dialect's table of errors
+    (`Machine.rules`). At each site the machine makes json's error (rust/core/machine.rs
+    makes the same there: the native backend speaks CPython's dialects only), unless the
+    table has a rule for it: PyPy's (twin/pypy.py `RULES`)."""
+
+    UNEXPECTED = 0
+    """A structural state's character fits none of its transitions (NUL: the text ended)."""
+    CONTROL = 1
+    """A control character in a string."""
+    BAD_ESCAPE = 2
+    """A backslash, then a character that makes no escape."""
+    BAD_HEX = 3
+    """A `\\u` escape without its four hex digits."""
+    BAD_NUMBER = 4
+    """The number stopped being one (a character that cannot continue it, or the end)."""
+    BAD_LITERAL = 5
+    """The literal being read is not one."""
+    UNTERMINATED = 6
+    """The text ended inside a string (or one of its escapes)."""
+
+
 class Dialect(NamedTuple):
     """Where json versions differ in what they report (the default: CPython 3.9 to 3.12)."""
 

@@ -20,21 +20,28 @@ The rules:
 - LITERAL matches true, false, null, NaN, Infinity and -Infinity letter by letter.
 - After a value: ARRAY_NEXT, OBJECT_NEXT or DONE, by what is open (`after_value`).
 
-In PyPy's dialect (`Dialect.pypy`, twin only) the same transitions fail with the errors of
-PyPy's decoder instead (`PyPyErrors`, twin/pypy.py): its words, positions and quirks.
+Every failure goes through one of the machine's error sites (`errors.Site`: a structural
+character that fits nothing, a control character, a bad escape, bad hex digits, a broken
+number or literal, a string cut short), which makes json's error, or asks the dialect's table
+(`Machine.rules`) for another: PyPy's decoder has its own words and positions (twin/pypy.py,
+`PyPyMachine`, the same states with PyPy's table). CPython's dialects need no table: their
+differences (`Dialect`) are two transitions, as in Rust.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from .builder import ATOM_FLOAT, ATOM_INT, ATOM_LITERAL, Builder, Invalid
-from .errors import Dialect, ErrorKind, MachineError
+from .errors import Dialect, ErrorKind, MachineError, Site
+from .escape import ESCAPES, HEX_DIGITS, is_high_surrogate, is_low_surrogate, join_surrogates
 from .number import NumberDigest
 
-if TYPE_CHECKING:
-    from .pypy import PyPyErrors
+Rule = Callable[[int, int, str], MachineError]
+"""A dialect's error at one site: (state, position of the character at fault or of the end,
+that character or NUL at the end) -> the error."""
+Rules = dict[Site, Rule]
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
 VALUE = 0
@@ -158,8 +165,6 @@ NUMBER_NEXT = _number_table()
 LONG_NUMBER = 32
 """jiter mode shows a float longer than this through its digest, not its whole text."""
 LITERALS = {"t": "true", "f": "false", "n": "null", "N": "NaN", "I": "Infinity"}
-ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-HEX = frozenset("0123456789abcdefABCDEF")
 WHITESPACE = " \t\n\r"
 
 # Each pattern matches the empty string, so each match always succeeds: typed so.
@@ -183,11 +188,10 @@ class Machine:
         "builder",
         "comma",
         "dialect",
+        "end",
         "escape_end",
-        "escaped",
         "hex",
         "high",
-        "high_lookahead",
         "in_key",
         "jiter_mode",
         "line",
@@ -203,9 +207,10 @@ class Machine:
         "number_valid",
         "offset",
         "parts",
-        "pypy",
+        "rules",
         "stack",
         "state",
+        "stop_at_end",
         "string_dirty",
         "token_start",
     )
@@ -236,7 +241,6 @@ class Machine:
         self.hex = ""  # hex digits of a \u escape so far
         self.high = 0  # a high surrogate waiting for its low half, or 0
         self.escape_end = -1  # position just after the last \u escape
-        self.high_lookahead = False  # the \u escape read is the one after a high surrogate
         # The number's text so far, in pieces (a str grown by += on an attribute is copied at
         # every append: quadratic in a long number fed a byte at a time).
         self.number: list[str] = []
@@ -248,10 +252,13 @@ class Machine:
         self.number_valid = 0  # length of the longest prefix that is a number
         self.literal = ""
         self.literal_len = 0
-        self.escaped = False  # the string has had a backslash (PyPy's positions depend on it)
-        # PyPy's dialect (`dialect.pypy`): its errors, set by the engine (stream.py), which
-        # makes them from this machine (twin/pypy.py reads this module's states).
-        self.pypy: PyPyErrors | None = None
+        # `stop_at_end`: once the document is complete, the first character after it that is
+        # not whitespace ends the reading instead of being "Extra data"; `end` is its index
+        # in the fragment being read (Rust: `Machine::set_stop_at_end`).
+        self.stop_at_end = False
+        self.end: int | None = None
+        # The dialect's errors where they are not json's, by site (`reject`); CPython's: none.
+        self.rules: Rules = {}
 
     # -- transitions shared by many states ---------------------------------------------------
 
@@ -263,6 +270,17 @@ class Machine:
 
     def fail(self, kind: ErrorKind, pos: int, detail: object = None) -> MachineError:
         return MachineError(kind, pos, detail)
+
+    def reject(
+        self, site: Site, kind: ErrorKind, pos: int, cur: int, c: str = "\0", state: int = VALUE
+    ) -> MachineError:
+        """The error at one of the machine's error sites: json's `kind` at `pos`, unless the
+        dialect's table has a rule for `site`, given the state, the position `cur` of the
+        character `c` at fault (NUL and the end's position: the text ended)."""
+        rule = self.rules.get(site)
+        if rule is not None:
+            return rule(state, cur, c)
+        return MachineError(kind, pos)
 
     def locate(self, pos: int) -> tuple[int, int]:
         """The line and column (1-based) of a position on the current line, or (json 3.13+'s
@@ -293,17 +311,13 @@ class Machine:
             self.in_key = False
             self.parts = []
             self.string_dirty = True
-            self.escaped = False
-            if self.pypy:
-                self.pypy.string_opened(pos)
             return STRING
         if c == "{" or c == "[":
             if len(self.stack) >= self.max_depth:
                 raise self.fail(ErrorKind.MaxDepth, pos, self.max_depth)
             is_object = c == "{"
             self.stack.append(is_object)
-            if self.pypy:
-                self.pypy.container_opened(pos)
+            self.token_start = pos
             self.builder.begin_container(is_object)
             return OBJECT_FIRST if is_object else ARRAY_FIRST
         if c == "-" or "0" <= c <= "9":
@@ -330,14 +344,10 @@ class Machine:
             raise self.fail(ErrorKind.TrailingCommaInArray, self.comma[0])
         if c == "\ufeff" and pos == 0 and not self.bom_skipped:
             raise self.fail(ErrorKind.UnexpectedBom, 0)
-        if self.pypy:
-            raise self.pypy.structural(VALUE, c, pos, pos)
-        raise self.fail(ErrorKind.ExpectingValue, pos)
+        raise self.reject(Site.UNEXPECTED, ErrorKind.ExpectingValue, pos, pos, c)
 
     def end_container(self) -> int:
         self.stack.pop()
-        if self.pypy:
-            self.pypy.container_closed()
         self.builder.end_container()
         return self.after_value()
 
@@ -354,11 +364,16 @@ class Machine:
     def number_error(self, cur: int) -> MachineError:
         """The number stopped being one (at `cur`, the character that cannot continue it, or
         the end): json reports what follows its longest valid prefix."""
-        if self.pypy:
-            return self.pypy.number(cur)
         if self.number_valid == 0:
-            return self.fail(ErrorKind.ExpectingValue, self.token_start)
-        return self.fail(EXPECTING[self.after_value()], self.token_start + self.number_valid)
+            kind, pos = ErrorKind.ExpectingValue, self.token_start
+        else:
+            kind, pos = EXPECTING[self.after_value()], self.token_start + self.number_valid
+        return self.reject(Site.BAD_NUMBER, kind, pos, cur)
+
+    def unicode_error(self, cur: int) -> MachineError:
+        """A `\\u` escape without its four hex digits (at `cur`, or the end)."""
+        pos = cur - len(self.hex) - 1
+        return self.reject(Site.BAD_HEX, ErrorKind.InvalidUnicodeEscape, pos, cur)
 
     def push_lone_high(self) -> None:
         self.parts.append(chr(self.high))
@@ -368,12 +383,12 @@ class Machine:
     def end_escape(self, code: int) -> int:
         """Four hex digits read: a character, a held-back high surrogate, or a pair."""
         if self.high:
-            if 0xDC00 <= code <= 0xDFFF:
-                code = 0x10000 + ((self.high - 0xD800) << 10) + (code - 0xDC00)
+            if is_low_surrogate(code):
+                code = join_surrogates(self.high, code)
                 self.high = 0
             else:
                 self.push_lone_high()
-        if 0xD800 <= code <= 0xDBFF:
+        if is_high_surrogate(code):
             self.high = code
             return SURROGATE_BACKSLASH
         self.parts.append(chr(code))
@@ -386,8 +401,6 @@ class Machine:
         if self.in_key:
             if not self.stack or not self.stack[-1]:
                 raise AssertionError("a key outside an object")
-            if self.pypy:
-                self.pypy.key(text)
             self.builder.set_key(text)
             return OBJECT_COLON
         self.builder.string(text, True)
@@ -410,15 +423,11 @@ class Machine:
             # A printable text holds no control character; the rare legal unprintable ones
             # (NBSP, U+2028) take the loop. Nothing waits in `parts`: every feed flushes it.
             self.offset += len(text)
-            if self.pypy:
-                self.pypy.read(text)
             if text:
                 self.builder.string(text, False)
             return
         n = len(text)
         i = 0
-        if self.pypy:
-            self.pypy.reading(text)
         try:
             while i < n:
                 state = self.state
@@ -433,9 +442,10 @@ class Machine:
                 else:
                     i = self.read_escape(text, i, n)
         finally:
-            self.offset += n
-            if self.pypy:
-                self.pypy.read(text)
+            end = self.end
+            if end is not None:  # stopped at the document's end: only what it read counts
+                text = text[:end]
+            self.offset += len(text)
         self.flush()
 
     # -- the pieces of `feed`, one per family of states (Rust: the `read_*` of `run`) --------
@@ -457,10 +467,8 @@ class Machine:
                 self.state = self.end_string()
                 return i
             if c != "\\":
-                if self.pypy:
-                    raise self.pypy.control(c, self.offset + j)
-                raise self.fail(ErrorKind.InvalidControlCharacter, self.offset + j)
-            self.escaped = True
+                cur = self.offset + j
+                raise self.reject(Site.CONTROL, ErrorKind.InvalidControlCharacter, cur, cur, c)
             char = ESCAPES.get(text[i]) if i < n else None
             if char is None:
                 self.state = ESCAPE
@@ -487,6 +495,9 @@ class Machine:
                         self.line_start = offset + text.rfind("\n", i, j) + 1
                     i = j
                     continue
+                if state == DONE and self.stop_at_end:
+                    self.end = i
+                    return n
                 pos = offset + i
                 nxt = STRUCTURE_NEXT[state].get(c)
                 if nxt is None:
@@ -494,19 +505,14 @@ class Machine:
                         state = self.begin_value(c, pos)
                     elif c == "}" and state == OBJECT_KEY and self.dialect.trailing_comma:
                         raise self.fail(ErrorKind.TrailingCommaInObject, self.comma[0])
-                    elif self.pypy:
-                        raise self.pypy.structural(state, c, pos, pos)
                     else:
-                        raise self.fail(EXPECTING[state], pos)
+                        raise self.reject(Site.UNEXPECTED, EXPECTING[state], pos, pos, c, state)
                 elif nxt == CLOSE:
                     state = self.end_container()
                 elif nxt == OPEN_KEY:
                     self.token_start = pos
                     self.in_key = True
                     self.parts = []
-                    self.escaped = False
-                    if self.pypy:
-                        self.pypy.string_opened(pos)
                     state = STRING
                 else:  # after `,` (VALUE, OBJECT_KEY) or `:` (VALUE)
                     if c == "," and self.dialect.trailing_comma:
@@ -516,6 +522,16 @@ class Machine:
             return i
         finally:
             self.state = state
+
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving: the open
+        containers, and the string (or, in jiter mode, the number) shown at the end of them.
+        Every value shown off that path, and deeper on it, is complete."""
+        state = self.state
+        open_scalar = (state in IN_STRING and not self.in_key) or (
+            state == NUMBER and self.jiter_mode and NUMBER_ACCEPTING[self.number_state]
+        )
+        return len(self.stack) + open_scalar
 
     def read_number(self, text: str, i: int, n: int) -> int:
         """NUMBER: the sub-machine in NUMBER_NEXT until a character cannot continue the
@@ -553,9 +569,8 @@ class Machine:
         literal = self.literal
         while i < n:
             if text[i] != literal[self.literal_len]:
-                if self.pypy:
-                    raise self.pypy.literal(self.offset + i)
-                raise self.fail(ErrorKind.ExpectingValue, self.token_start)
+                cur = self.offset + i
+                raise self.reject(Site.BAD_LITERAL, ErrorKind.ExpectingValue, self.token_start, cur)
             self.literal_len += 1
             i += 1
             if self.literal_len == len(literal):
@@ -576,23 +591,19 @@ class Machine:
                     i += 1
                     if c == "u":
                         self.hex = ""
-                        self.high_lookahead = False
                         state = UNICODE
                     else:
                         char = ESCAPES.get(c)
                         if char is None:
-                            if self.pypy:
-                                raise self.pypy.escape(c, offset + i - 1)
-                            raise self.fail(ErrorKind.InvalidEscape, offset + i - 2)
+                            cur = offset + i - 1  # c's position; json's: its backslash's
+                            kind = ErrorKind.InvalidEscape
+                            raise self.reject(Site.BAD_ESCAPE, kind, cur - 1, cur, c)
                         self.parts.append(char)
                         self.string_dirty = True
                         state = STRING
                 elif state == UNICODE:
-                    if c not in HEX:
-                        if self.pypy:
-                            raise self.pypy.unicode_escape(offset + i)
-                        pos = offset + i - len(self.hex) - 1
-                        raise self.fail(ErrorKind.InvalidUnicodeEscape, pos)
+                    if c not in HEX_DIGITS:
+                        raise self.unicode_error(offset + i)
                     i += 1
                     self.hex += c
                     if len(self.hex) == 4:
@@ -604,7 +615,6 @@ class Machine:
                 elif state == SURROGATE_U and c == "u":  # the low half may follow
                     i += 1
                     self.hex = ""
-                    self.high_lookahead = True
                     state = UNICODE
                 else:  # no low half: keep the lone surrogate; c is string content, or the
                     # letter of another escape (its backslash is read)
@@ -646,44 +656,59 @@ class Machine:
         """The stream ended: finish a number, then insist that the document is complete."""
         state = self.state
         end = self.offset
-        if self.pypy:
-            self.pypy.close()
-            return
         if state == NUMBER:
             if not NUMBER_ACCEPTING[self.number_state]:
                 raise self.number_error(end)
             if self.stack:  # cut inside a container: the number may be cut too, never show it
-                raise self.fail(EXPECTING[self.after_value()], end)
+                after = self.after_value()
+                raise self.reject(Site.UNEXPECTED, EXPECTING[after], end, end, "\0", after)
             state = self.state = self.end_number()
         if state == DONE:
             return
         if state in STRUCTURAL:
-            raise self.fail(EXPECTING[state], end)
+            raise self.reject(Site.UNEXPECTED, EXPECTING[state], end, end, "\0", state)
         if state == UNICODE:
-            raise self.fail(ErrorKind.InvalidUnicodeEscape, end - len(self.hex) - 1)
+            raise self.unicode_error(end)
         if state == LITERAL:
-            raise self.fail(ErrorKind.ExpectingValue, self.token_start)
+            raise self.reject(Site.BAD_LITERAL, ErrorKind.ExpectingValue, self.token_start, end)
         if self.escape_end == end and not self.dialect.escape_at_end_unterminated:
             # json's quirk before CPython gh-152052: a \uXXXX escape that ends the text
-            raise self.fail(ErrorKind.InvalidUnicodeEscape, end - 5)
-        raise self.fail(ErrorKind.UnterminatedString, self.token_start)
+            kind, pos = ErrorKind.InvalidUnicodeEscape, end - 5
+        else:
+            kind, pos = ErrorKind.UnterminatedString, self.token_start
+        raise self.reject(Site.UNTERMINATED, kind, pos, end, "\0", state)
 
     @property
     def done(self) -> bool:
         return self.state == DONE
 
     def debug_state(self) -> dict[str, Any]:
-        """Where the machine is, for debugging and for the differential tests: a dict of the
-        fields of `Machine::debug_state` (rust/core/machine.rs `DebugState`), by name."""
+        """Where the machine is between fragments, for debugging and for the differential
+        tests: a dict of the fields of `Machine::debug_state` (rust/core/machine.rs
+        `DebugState`, whose fields say what each means), by name."""
         state = self.state
+        in_key = state in IN_STRING and self.in_key
+        in_number = state == NUMBER
+        in_token = in_number or state == LITERAL or state in IN_STRING
+        unicode = state == UNICODE
         return {
             "state": STATE_NAMES[state],
-            "number": NUMBER_NAMES[self.number_state] if state == NUMBER else None,
+            "number": NUMBER_NAMES[self.number_state] if in_number else None,
+            "depth": len(self.stack),
             "stack": "".join("{" if obj else "[" for obj in self.stack),
-            "in_key": state in IN_STRING and self.in_key,
-            "literal": self.literal_len if state == LITERAL else None,
-            "hex": len(self.hex) if state == UNICODE else None,
+            "in_key": in_key,
+            "key": sum(map(len, self.parts)) if in_key else None,
+            "token_start": self.token_start if in_token else None,
+            "literal": self.literal[: self.literal_len] if state == LITERAL else None,
+            "hex": len(self.hex) if unicode else None,
+            "hex_value": int(self.hex or "0", 16) if unicode else None,
             "high": self.high,
+            "escape_end": self.escape_end if self.escape_end >= 0 else None,
+            "number_len": self.number_len if in_number else None,
+            "number_valid": self.number_valid if in_number else None,
             "line": self.line,
+            "line_start": self.line_start,
+            "comma": self.comma[0],
+            "bom_skipped": self.bom_skipped,
             "offset": self.offset,
         }

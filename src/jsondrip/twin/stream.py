@@ -1,32 +1,29 @@
-"""The Python backend's engine: fragments in, live value out. Twin of rust/core/stream.rs and
-rust/python/engine.rs.
+"""A JSON stream in pure Python: fragments of text or UTF-8 bytes in any chunking. Twin of
+rust/core/stream.rs.
 
 It decodes bytes as UTF-8 (holding back a code point cut between fragments, skipping a BOM at
-the start of a bytes stream), enforces `max_size`, keeps the parser failed after an error, and
+the start of a bytes stream), enforces `max_size`, keeps the stream failed after an error, and
 keeps the last fragment read so that an error can show the text around its position (the Rust
 stream copies its last DOC_WINDOW characters; here a reference costs less, and an error trims
-it the same way).
+it the same way). Its errors are the public `JSONDecodeError` already (Rust: a `ParseError`
+that rust/python/engine.rs makes one). The engine around it is twin/engine.py.
 """
 
 from __future__ import annotations
 
 import codecs
 import copy
-from sys import getsizeof
 from typing import Any, NoReturn, Union
 
-from .._changes import Change
 from .._dialect import DIALECT, PYPY_DECODER
 from .._errors import DOC_WINDOW, IncompleteJSONError, JSONDecodeError
 from .builder import Builder
 from .errors import Dialect, ErrorKind, MachineError
-from .machine import Machine
-from .pypy import PyPyErrors
+from .pypy import PyPyMachine, machine_for
 
 Chunk = Union[str, bytes, bytearray, memoryview]
 RUNNING = Dialect(*DIALECT, pypy=PYPY_DECODER)
-"""The running interpreter's json dialect: an engine's unless it is given another."""
-IN_USE = "the parser is being used by another thread (feed a Parser from one thread at a time)"
+"""The running interpreter's json dialect: a stream's unless it is given another."""
 BOM = codecs.BOM_UTF8
 
 
@@ -39,93 +36,48 @@ def fresh_copy(error: Exception) -> Exception:
         return error
 
 
-class PendingChanges:
-    """The changes one fragment made, given as a tuple by `build()`. Twin of
-    rust/python/changes.rs's `PendingChanges`, which keeps them as data until then; here
-    they are made already (the twin's builder makes each `Change` as it goes)."""
-
-    __slots__ = ("_changes",)
-
-    def __init__(self, changes: list[Change]) -> None:
-        self._changes = changes
-
-    def build(self) -> tuple[Change, ...]:
-        """The changes as a tuple of `Change`, a new one at each call."""
-        return tuple(self._changes)
-
-    def __len__(self) -> int:
-        return len(self._changes)
-
-
-class PythonEngine:
-    """A parser of one JSON stream, in pure Python."""
+class Stream:
+    """One JSON stream read by the machine, which tells `builder` what it read."""
 
     __slots__ = (
         "at_start",
         "builder",
         "closed",
+        "end",
         "error",
         "last",
         "machine",
         "max_size",
         "pending",
         "plain",
-        "read_text",
-        "token",
+        "stops",
     )
 
     def __init__(self, options: Any) -> None:
         """`options`: a `jsondrip._engine.EngineOptions` (its mode, max_depth, max_size and
-        dialect; the schema is `CheckedEngine`'s)."""
+        dialect)."""
         dialect = RUNNING if options.dialect is None else Dialect(*options.dialect)
         self.builder = Builder()
-        self.machine = Machine(
+        self.machine = machine_for(dialect)(
             self.builder,
             jiter_mode=options.mode == "jiter",
             max_depth=options.max_depth,
             dialect=dialect,
         )
-        if dialect.pypy:
-            self.machine.pypy = PyPyErrors(self.machine)
         self.last = ""  # the last fragment read, for an error's `doc`
         max_size = self.max_size = options.max_size
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
-        self.error: Exception | None = None  # the parser stays failed after any error
+        self.error: Exception | None = None  # the stream stays failed after any error
         self.closed = False
         self.at_start = True  # nothing read yet: a bytes stream may open with a BOM
-        # One token, taken while a call reads: a second thread gets a clear error instead of
-        # corrupting the state (the native engine gets the same from pyo3's borrow check).
-        # list.pop and list.append are atomic, and cost a third of a Lock's acquire/release.
-        self.token = [True]
-        self.read_text = self.machine.feed
+        # `options.stop_at_end`: the stream ends at its document's end; `end` says where
+        # (position, line, column) once a fragment held it.
+        self.stops = options.stop_at_end
+        self.machine.stop_at_end = self.stops
+        self.end: tuple[int, int, int] | None = None
         # A str fragment may go straight to the machine: no error, not closed, no size limit,
-        # no bytes held back (updated where any of these changes).
-        self.plain = max_size is None
-
-    @property
-    def value(self) -> Any:
-        """The current best-effort value (live: updated in place by later feeds)."""
-        builder = self.builder
-        if builder.stale:
-            builder.refresh_string()
-        return builder.root
-
-    def feed_changes(self, chunk: Chunk) -> list[Change]:
-        """Read one fragment and return the changes it made to the value."""
-        builder = self.builder
-        changes: list[Change] = []
-        builder.changes = changes
-        try:
-            self.feed(chunk, refresh=False)
-        finally:
-            builder.changes = None
-        return changes
-
-    def feed_pending(self, chunk: Chunk) -> PendingChanges | None:
-        """Read one fragment like `feed_changes`; its changes as a `PendingChanges`, or None
-        when it made none."""
-        changes = self.feed_changes(chunk)
-        return PendingChanges(changes) if changes else None
+        # no bytes held back, no end to look for (updated where any of these changes).
+        self.plain = max_size is None and not self.stops
 
     @property
     def done(self) -> bool:
@@ -133,39 +85,15 @@ class PythonEngine:
         return self.machine.done
 
     def debug_state(self) -> dict[str, Any]:
-        """The machine's state as a dict (`Machine.debug_state`); the native engine gives the
+        """The machine's state as a dict (`Machine.debug_state`); rust/core/stream.rs gives the
         same."""
         return self.machine.debug_state()
 
-    def debug_memory(self) -> dict[str, int]:
-        """What this engine holds, in bytes, by part (`Engine.debug_memory`), as
-        `sys.getsizeof` counts: `object` (the engine, its machine and builder), `buffers`
-        (their lists, the number digest once made, the bytes held back), `keys` (the key
-        dict) and `schema` (0: `CheckedEngine` adds its checker)."""
-        machine, builder = self.machine, self.builder
-        digest = machine.number_digest
-        buffers = [
-            machine.stack,
-            machine.parts,
-            machine.number,
-            builder.containers,
-            builder.segments,
-            builder.recorded,
-            self.token,
-            self.pending,
-        ]
-        if digest is not None:
-            buffers += [digest, digest.digits]
-        return {
-            "object": getsizeof(self) + getsizeof(machine) + getsizeof(builder),
-            "buffers": sum(map(getsizeof, buffers)),
-            "keys": getsizeof(builder.keys),
-            "schema": 0,
-        }
-
-    def progress(self, path: str | None = None) -> Any:
-        """The typed view needs a schema: this engine has none (`CheckedEngine` has)."""
-        raise ValueError("progress() needs a Parser made with schema=...")
+    @property
+    def open_depth(self) -> int:
+        """How many values along the live value's last path are still arriving
+        (`Machine.open_depth`)."""
+        return self.machine.open_depth()
 
     def _raise(
         self,
@@ -206,9 +134,9 @@ class PythonEngine:
         index count, also those after the character at fault (read by then: the fragment being
         read is counted whole)."""
         _, known, line, line_start = located  # `line` holds `known`
-        pypy = self.machine.pypy
-        if pos > known and pypy is not None:
-            count, newline = pypy.newlines_between(known, min(pos, self.machine.offset))
+        machine = self.machine
+        if pos > known and isinstance(machine, PyPyMachine):
+            count, newline = machine.errors.newlines_between(known, min(pos, machine.offset))
             if count:
                 return line + count, pos - newline
         return line, pos - line_start + 1
@@ -232,8 +160,11 @@ class PythonEngine:
         if self.closed:
             raise ValueError("the parser is closed: feed() after close()")
 
-    def _read(self, text: str) -> None:
-        """Give decoded text to the machine, within max_size."""
+    def _read(self, text: str) -> str:
+        """Give decoded text to the machine, within max_size; return what it read (up to the
+        document's end, with `stop_at_end`)."""
+        if self.end is not None:
+            return ""  # the document ended: nothing after it is read
         machine = self.machine
         limit = self.max_size
         over = limit is not None and machine.offset + len(text) > limit
@@ -246,9 +177,16 @@ class PythonEngine:
         except Exception as e:  # a value Python refuses (an int past the digit limit)
             self._fail(e)
             raise
+        end = machine.end
+        if end is not None:  # the document ended in this text: what follows is not read
+            text = text[:end]
+            over = False
+            pos = machine.offset
+            self.end = (pos, *machine.locate(pos))
         self.last = text
         if over and limit is not None:  # (over implies a limit: for the type checker)
             self._raise(ErrorKind.MaxSize, limit, limit)
+        return text
 
     def _decode(self, data: bytes) -> str | None:
         """UTF-8 bytes to text, holding back an incomplete tail; raises on invalid bytes.
@@ -269,43 +207,24 @@ class PythonEngine:
             text, used = codecs.utf_8_decode(data, "surrogatepass", False)
         except UnicodeDecodeError as e:
             self._read(codecs.utf_8_decode(data[: e.start], "surrogatepass", True)[0])
+            if self.end is not None:
+                return None  # the invalid byte comes after the document's end: not read
             self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[e.start])
         self.pending = data[used:]
-        self.plain = self.max_size is None and not self.pending and self.error is None
+        self.plain = (
+            self.max_size is None and not self.pending and self.error is None and not self.stops
+        )
         return text
-
-    def feed(self, chunk: Chunk, refresh: bool = True) -> Any:
-        """Read one fragment and return the current best-effort value."""
-        try:
-            token = self.token.pop()
-        except IndexError:
-            raise RuntimeError(IN_USE) from None
-        try:
-            if self.plain and type(chunk) is str:
-                # The hot path: a str fragment goes straight to the machine.
-                if self.at_start and chunk:
-                    self.at_start = False
-                try:
-                    self.read_text(chunk)
-                except MachineError as e:
-                    self._raise_machine(e, chunk)
-                except Exception as e:  # a value Python refuses (an int past the digit limit)
-                    self._fail(e)
-                    raise
-                self.last = chunk
-            else:
-                self._feed_other(chunk)
-            builder = self.builder
-            if builder.stale and refresh:
-                builder.refresh_string()
-            return builder.root
-        finally:
-            self.token.append(token)
 
     def _feed_other(self, chunk: Chunk) -> None:
         """A fragment off the hot path: bytes, a size limit, bytes held back, or a failure."""
         if self.error is not None or self.closed:
             self._check_open()
+        if self.end is not None:  # the document ended: nothing after it is read
+            if not isinstance(chunk, (str, bytes, bytearray, memoryview)):
+                kind = type(chunk).__name__
+                raise TypeError(f"feed() takes str, bytes, bytearray or memoryview, not {kind}")
+            return
         if isinstance(chunk, str):
             if self.pending:
                 self._invalid_pending()
@@ -331,32 +250,13 @@ class PythonEngine:
         data, self.pending = self.pending, b""
         self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[0], expected=expected)
 
-    def close(self) -> Any:
-        """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""
-        try:
-            token = self.token.pop()
-        except IndexError:
-            raise RuntimeError(IN_USE) from None
-        try:
-            return self._close()
-        finally:
-            self.token.append(token)
-
-    def close_changes(self) -> list[Change]:
-        """End the stream like `close`, and return the changes that completing it made."""
-        builder = self.builder
-        changes: list[Change] = []
-        builder.changes = changes
-        try:
-            self.close()
-        finally:
-            builder.changes = None
-        return changes
-
-    def _close(self) -> Any:
+    def _close(self) -> None:
+        """End the stream: nothing, or the error that says why the text is no document."""
         if self.error is not None:
             raise fresh_copy(self.error)
         if not self.closed:
+            if self.end is not None:
+                self.pending = b""  # bytes after the document's end are not the stream's
             if self.pending:
                 self._invalid_pending("the rest of a UTF-8 character")
             try:
@@ -369,4 +269,3 @@ class PythonEngine:
                 raise
             self.closed = True
             self.plain = False
-        return self.value

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .._changes import escape_token
+from .._changes import escape_token, unescape_token
 from ..toolcalls import (
     ReasoningDelta,
     StreamDone,
@@ -39,7 +39,7 @@ _MODES = (None, "custom", "state")
 def _pointer_get(doc: Any, path: str) -> Any:
     """The value at a JSON Pointer that exists (the preview a change was just made to)."""
     for token in path.split("/")[1:] if path else []:
-        token = token.replace("~1", "/").replace("~0", "~")
+        token = unescape_token(token)
         doc = doc[int(token)] if isinstance(doc, list) else doc[token]
     return doc
 

@@ -24,10 +24,13 @@ __all__ = ["PreviewServer", "replay_into"]
 def replay_into(
     log: SSELog, pieces: Iterable[Any], stream_format: str, accumulator: Any = None
 ) -> Any:
-    """Feed `pieces` (SSE bytes, or one JSON-lines event each) to an accumulator, keep its
-    events' frames in `log`, then close the log (with the error, if the stream was invalid)."""
+    """Feed `pieces` (SSE bytes, one JSON-lines event each, or model text) to an accumulator,
+    keep its events' frames in `log`, then close the log (with the error, if the stream was
+    invalid)."""
     accumulator = accumulator or ToolCallAccumulator()
-    feed = accumulator.feed_sse if stream_format == "sse" else accumulator.feed
+    feed = {"sse": accumulator.feed_sse, "text": accumulator.feed_text}.get(
+        stream_format, accumulator.feed
+    )
     try:
         for number, piece in enumerate(pieces, 1):
             try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from sys import getsizeof
 from typing import Any
 
+from ..._changes import split_pointer
 from ..._missing import MISSING
 from ...schema.progress import (
     ARRIVING,
@@ -22,10 +23,10 @@ from ...schema.progress import (
     Progress,
     lookup,
     make_progress,
-    split_pointer,
 )
 from ...schema.violation import SchemaViolation
-from ..stream import PythonEngine, fresh_copy
+from ..engine import PythonEngine
+from ..stream import fresh_copy
 from .checker import Checker
 from .scanner import Scanner
 
@@ -70,25 +71,26 @@ class CheckedEngine(PythonEngine):
         if isinstance(error, SchemaViolation):
             self.violation = self.error  # type: ignore[assignment]
 
-    def _read(self, text: str) -> None:
-        """Off the hot path: the machine reads (within max_size), then the check."""
-        super()._read(text)
+    def _read(self, text: str) -> str:
+        """Off the hot path: the machine reads (within max_size, up to the document's end),
+        then the check of what it read."""
+        text = super()._read(text)
         try:
             self.scan(text)
         except SchemaViolation as violation:
             self._fail(violation)
             raise
+        return text
 
-    def _close(self) -> Any:
+    def _close(self) -> None:
         ending = self.error is None and not self.closed
-        value = super()._close()
+        super()._close()
         if ending:  # the document is complete: settle what waited for the end
             try:
                 self.scanner.close()
             except SchemaViolation as violation:
                 self._fail(violation)
                 raise
-        return value
 
     def progress(self, path: str | None = None) -> Progress:
         """The typed view of the value at the JSON Pointer `path` (None is the root)."""

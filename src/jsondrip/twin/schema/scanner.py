@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..escape import ESCAPES, is_high_surrogate, is_low_surrogate, join_surrogates
 from .checker import ARRAY, BOOLEAN, NO_LIMIT, NULL, NUMBER, OBJECT, STRING, Checker
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _PLAIN = re.compile(r'[^"\\]*')
 _NUMBER = re.compile(r"[0-9eE+\-.]*")
-_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _LITERALS = {
     "t": ("true", True, BOOLEAN),
     "f": ("false", False, BOOLEAN),
@@ -109,7 +109,7 @@ class Scanner:
                         i += 1
                         if c != "u":
                             self._lone_high()
-                            checker.text(_ESCAPES[c], off + i - 1, False, False)
+                            checker.text(ESCAPES[c], off + i - 1, False, False)
                             state = IN_STRING
                             continue
                         self.escape = "u"
@@ -188,14 +188,12 @@ class Scanner:
         """A \\uXXXX escape ending at `pos`: a character, a pair's halves joined, or a lone half."""
         if self.high is not None:
             high = self.high[0]
-            if 0xDC00 <= code <= 0xDFFF:
+            if is_low_surrogate(code):
                 self.high = None
-                self.checker.text(
-                    chr(0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)), pos, False, False
-                )
+                self.checker.text(chr(join_surrogates(high, code)), pos, False, False)
                 return
             self._lone_high()
-        if 0xD800 <= code <= 0xDBFF:
+        if is_high_surrogate(code):
             self.high = (code, pos)
             return
         self.checker.text(chr(code), pos, False, False)

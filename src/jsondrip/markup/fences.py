@@ -75,7 +75,7 @@ class FenceStripper:
                 self._emit("`" * self._ticks + text[used:])
                 return
             self.fenced = True
-            self.dropped += used
+            self.dropped += 3  # the three backticks, also when they came in several pieces
             self._ticks = 0
             text = text[used:]
             raw_pos += used
