@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import sys
+import weakref
 
 import pytest
 
 from jsondrip import Parser
 from jsondrip._engine import EngineOptions, make_engine
 from jsondrip.toolcalls import ToolCallAccumulator
+from jsondrip.toolcalls.accumulator import HANDLERS
 from jsondrip.toolcalls.events import FOLD
 
 # The key cache of a native stream: 8 slots of one pointer at first, at most 256.
@@ -102,3 +104,27 @@ def test_a_call_folds_its_raw_fragments_and_keeps_them_exact(fragments: int) -> 
     assert call.raw == text  # read twice: joined once, then cached
     accumulator.feed({"type": "content_block_stop", "index": 0})
     assert call.complete and call.arguments == {"text": "abcd" * fragments}
+
+
+@pytest.mark.parametrize("format", sorted(HANDLERS))
+def test_an_open_accumulator_holds_no_instance_dicts(format: str) -> None:
+    """Each open accumulator's parts are slotted (an instance dict costs more than the state
+    it holds: #28), and the UTF-8 decoders for chunks cut inside a character are made only
+    when one is."""
+    accumulator = ToolCallAccumulator(format=format)
+    handler = accumulator._handler
+    parts = [accumulator, accumulator._table, accumulator._sse, accumulator._lines, handler]
+    if handler is not None and handler.shortcut is not None:
+        parts.append(handler.shortcut)
+    for part in parts:
+        assert not hasattr(part, "__dict__"), type(part).__name__
+    assert accumulator._sse._utf8 is None and accumulator._lines._utf8 is None
+    accumulator.feed_sse(b"dat")  # ASCII only: decoded in one go
+    assert accumulator._sse._utf8 is None
+    accumulator.feed_sse("é".encode()[:1])  # a character cut: now the decoder holds it
+    assert accumulator._sse._utf8 is not None
+
+
+def test_an_accumulator_can_be_weakly_referenced() -> None:
+    accumulator = ToolCallAccumulator(format="openai-chat")
+    assert weakref.ref(accumulator)() is accumulator

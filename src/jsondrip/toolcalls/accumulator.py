@@ -36,7 +36,7 @@ from ..schema.tools import provider_tool_names
 from ..schema.violation import SchemaViolation
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
-from .calls import CallState, CallTable
+from .calls import NO_NAMES, CallState, CallTable
 from .cohere import CohereHandler
 from .events import Event, ToolCall
 from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
@@ -107,6 +107,28 @@ class ToolCallAccumulator:
     `ReasoningDelta`. With `text_tools` too, the text outside the calls is what it reads.
     """
 
+    __slots__ = (
+        "__weakref__",
+        "_clock",
+        "_dict_lane",
+        "_ended",
+        "_handler",
+        "_lane",
+        "_lane_from",
+        "_lane_state",
+        "_lane_until",
+        "_lanes",
+        "_line_lane",
+        "_lines",
+        "_shortcut",
+        "_sse",
+        "_table",
+        "format",
+        "idle_timeout",
+        "max_arguments_size",
+        "text_tools",
+    )
+
     def __init__(
         self,
         format: str = "auto",
@@ -132,7 +154,7 @@ class ToolCallAccumulator:
             parser_factory=_new_engine,
             clock=clock,
             schemas=None if tools is None else _schemas(tools),
-            unchecked=frozenset() if tools is None else provider_tool_names(tools),
+            unchecked=NO_NAMES if tools is None else provider_tool_names(tools),
         )
         if output is not None and output is not False:
             self._table.outputs = OutputTable(self._table, output)

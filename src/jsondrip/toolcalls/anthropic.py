@@ -32,6 +32,8 @@ TOOL_BLOCKS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_us
 class AnthropicHandler(FormatHandler):
     """Routes Anthropic Messages stream events to the call table."""
 
+    __slots__ = ("_blocks", "_inputs", "_message_id", "_stop_reason")
+
     name = "anthropic"
 
     def __init__(self, table: Any) -> None:

@@ -29,6 +29,8 @@ __all__ = ["BedrockHandler"]
 class BedrockHandler(FormatHandler):
     """Routes ConverseStream events to the call table."""
 
+    __slots__ = ("_blocks", "_stop_reason")
+
     name = "bedrock"
     FRAGMENT_PATH = ("contentBlockDelta", "delta", "toolUse", "input")
     IGNORED_KEYS = ("p",)  # AWS padding, never read

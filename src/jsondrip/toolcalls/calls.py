@@ -69,6 +69,10 @@ def dump_arguments(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+NO_NAMES: frozenset[str] = frozenset()
+"""No tool names (an empty frozenset is an object of 200 bytes: one, shared)."""
+
+
 class CallState:
     """A call's private working state: its parser (an engine), fence stripper, size and
     clock."""
@@ -106,6 +110,22 @@ class CallState:
 class CallTable:
     """All calls of one accumulator, in the order they started, and the events they emit."""
 
+    __slots__ = (
+        "_clock",
+        "_parser_factory",
+        "calls",
+        "events",
+        "ignored_fragments",
+        "limit",
+        "max_size",
+        "now",
+        "oldest",
+        "outputs",
+        "schemas",
+        "states",
+        "unchecked",
+    )
+
     def __init__(
         self,
         events: list[Any],
@@ -114,7 +134,7 @@ class CallTable:
         parser_factory: Callable[..., Engine],
         clock: Callable[[], float],
         schemas: dict[str, Schema] | None = None,
-        unchecked: frozenset[str] = frozenset(),
+        unchecked: frozenset[str] = NO_NAMES,
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []

@@ -27,6 +27,8 @@ def _message(event: dict[str, Any]) -> dict[str, Any]:
 class CohereHandler(FormatHandler):
     """Routes Cohere v2 stream events to the call table."""
 
+    __slots__ = ("_calls", "_reason")
+
     name = "cohere"
 
     def __init__(self, table: Any) -> None:

@@ -188,24 +188,35 @@ def as_event(event: Any) -> dict[str, Any]:
 class FormatHandler:
     """The part every format shares: text, reasoning and the end of a response."""
 
+    __slots__ = (
+        "_readers",
+        "_splitters",
+        "done_sent",
+        "fragment_event",
+        "shortcut",
+        "table",
+        "text_tools",
+    )
+
     name = ""
-    # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
-    shortcut: EnvelopeShortcut | None = None
     # `feed(dict)`: where a plain fragment event holds its fragment, and keys never read
     # (the lane's DictMatcher, lane.py); `handle` sets `fragment_event` to the route of a
     # plain fragment event it appended
     FRAGMENT_PATH: tuple[str, ...] = ()
     IGNORED_KEYS: tuple[str, ...] = ()
-    fragment_event: Any = None
-    # `text_tools=`: makes the reader of tool calls written in the text, per choice
-    # (toolcalls/text); None: text is only split into text and `<think>` reasoning
-    text_tools: Callable[[CallTable, int], Any] | None = None
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
         self._splitters: dict[int, ThinkSplitter] = {}
         self._readers: dict[int, Any] = {}  # choice -> the text-tools reader of its text
         self.done_sent = True  # no response is running yet
+        # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
+        self.shortcut: EnvelopeShortcut | None = None
+        # `feed(dict)`: the route of a plain fragment event `handle` appended (FRAGMENT_PATH)
+        self.fragment_event: Any = None
+        # `text_tools=`: makes the reader of tool calls written in the text, per choice
+        # (toolcalls/text); None: text is only split into text and `<think>` reasoning
+        self.text_tools: Callable[[CallTable, int], Any] | None = None
 
     @property
     def events(self) -> list[Any]:

@@ -57,6 +57,8 @@ class _Candidate:
 class GeminiHandler(FormatHandler):
     """Routes Gemini / Vertex AI stream chunks to the call table."""
 
+    __slots__ = ("_candidates", "_reason", "_response_id")
+
     name = "gemini"
 
     def __init__(self, table: Any) -> None:

@@ -22,6 +22,8 @@ ENDING = frozenset({"completed", "requires_action", "failed", "incomplete", "can
 class InteractionsHandler(FormatHandler):
     """Routes Interactions API events to the call table."""
 
+    __slots__ = ("_kinds", "_status", "_steps")
+
     name = "gemini-interactions"
 
     def __init__(self, table: Any) -> None:

@@ -8,6 +8,7 @@ than `max_line_size` characters raises ValueError instead of growing without lim
 from __future__ import annotations
 
 import codecs
+from typing import Any
 
 __all__ = ["LineSplitter"]
 
@@ -15,9 +16,12 @@ __all__ = ["LineSplitter"]
 class LineSplitter:
     """Feed chunks; get `(line_number, text)` for each non-blank line they complete."""
 
+    __slots__ = ("_pending", "_started", "_utf8", "max_line_size", "number")
+
     def __init__(self, max_line_size: int | None = None) -> None:
         self.max_line_size = max_line_size
-        self._utf8 = codecs.getincrementaldecoder("utf-8-sig")("replace")
+        # bytes cut across chunks: made for the first bytes chunk
+        self._utf8: Any = None
         self._pending = ""
         self.number = 0  # lines read so far, blank ones included
         self._started = False  # the BOM check is done
@@ -26,7 +30,8 @@ class LineSplitter:
     def idle(self) -> bool:
         """Nothing is held (no cut line, no cut UTF-8 sequence) and the BOM check is done:
         a chunk that is one whole line can be read without this splitter (`count_one`)."""
-        return self._started and not self._pending and not self._utf8.getstate()[0]
+        decoder = self._utf8
+        return self._started and not self._pending and not (decoder and decoder.getstate()[0])
 
     def count_one(self) -> None:
         """A whole line was read past the splitter: count it."""
@@ -34,7 +39,13 @@ class LineSplitter:
 
     def feed(self, chunk: bytes | bytearray | memoryview | str) -> list[tuple[int, str]]:
         """Read a chunk; return the whole non-blank lines it completes."""
-        text = chunk if isinstance(chunk, str) else self._utf8.decode(bytes(chunk))
+        if isinstance(chunk, str):
+            text = chunk
+        else:
+            decoder = self._utf8
+            if decoder is None:
+                decoder = self._utf8 = codecs.getincrementaldecoder("utf-8-sig")("replace")
+            text = decoder.decode(bytes(chunk))
         if text and not self._started:
             self._started = True
             if text[0] == "\ufeff":  # a str's BOM (the bytes decoder drops its own)
@@ -50,7 +61,8 @@ class LineSplitter:
 
     def close(self) -> list[tuple[int, str]]:
         """The stream ended: the last line, if it had no newline."""
-        tail = self._pending + self._utf8.decode(b"", final=True)
+        decoder = self._utf8
+        tail = self._pending + (decoder.decode(b"", final=True) if decoder else "")
         self._pending = ""
         return self._numbered([tail]) if tail.strip() else []
 

@@ -21,6 +21,8 @@ __all__ = ["OllamaHandler"]
 class OllamaHandler(FormatHandler):
     """Routes Ollama chat stream lines to the call table."""
 
+    __slots__ = ()
+
     name = "ollama"
 
     def handle(self, event: dict[str, Any]) -> None:

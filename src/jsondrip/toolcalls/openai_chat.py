@@ -40,6 +40,8 @@ class _Choice:
 class OpenAIChatHandler(FormatHandler):
     """Routes Chat Completions chunks (`choices[].delta`) to the call table."""
 
+    __slots__ = ("_choices", "_chunk_id", "_reason")
+
     name = "openai-chat"
 
     def __init__(self, table: Any) -> None:

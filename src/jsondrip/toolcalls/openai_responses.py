@@ -88,6 +88,8 @@ REASONING = frozenset({"response.reasoning_summary_text.delta", "response.reason
 class OpenAIResponsesHandler(FormatHandler):
     """Routes Responses API stream events to the call table."""
 
+    __slots__ = ("_by_item", "_by_output", "_response_id", "_sequence")
+
     name = "openai-responses"
 
     def __init__(self, table: Any) -> None:

@@ -54,6 +54,8 @@ class _Output:
 class OutputTable:
     """The outputs of the running response, by choice, and the events they emit."""
 
+    __slots__ = ("_ended", "_make", "_outputs", "table", "typed")
+
     def __init__(self, table: Any, output: Any) -> None:
         self.table = table  # the call table: its `events` is the outbox
         if callable(output) and not isinstance(output, type):  # makes each choice's parser

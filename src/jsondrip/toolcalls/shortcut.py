@@ -103,6 +103,27 @@ class EnvelopeShortcut:
     it the long way). Without `take_chunk`, value mode has no chunk check.
     """
 
+    __slots__ = (
+        "_chunk",
+        "_classify",
+        "_frames",
+        "_ignored",
+        "_ignored_name",
+        "_key",
+        "_last_miss",
+        "_line",
+        "_middle",
+        "_prefix",
+        "_route",
+        "_routes",
+        "_scan",
+        "_start",
+        "_suffix",
+        "_take",
+        "_take_chunk",
+        "_value",
+    )
+
     def __init__(
         self,
         key: str,

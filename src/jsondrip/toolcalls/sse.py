@@ -17,6 +17,7 @@ event) raises `ValueError` instead of growing without limit.
 from __future__ import annotations
 
 import codecs
+from typing import Any
 
 from .._frozen import frozen_event
 
@@ -41,11 +42,28 @@ class SSEDecoder:
     `"event: X\ndata: "`), else None.
     """
 
+    __slots__ = (
+        "_clean",
+        "_data",
+        "_line",
+        "_size",
+        "_skip_lf",
+        "_started",
+        "_type",
+        "_utf8",
+        "head",
+        "idle",
+        "last_event_id",
+        "max_event_size",
+        "retry",
+    )
+
     def __init__(self, max_event_size: int | None = None) -> None:
         self.max_event_size = max_event_size
         self.last_event_id: str | None = None
         self.retry: int | None = None
-        self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+        # UTF-8 cut across chunks: made for the first chunk that needs it (most never do)
+        self._utf8: Any = None
         self._clean = True  # the UTF-8 decoder holds no bytes
         self._started = False  # the BOM check is done
         self._skip_lf = False  # the last chunk ended with CR: a leading LF is its other half
@@ -94,8 +112,11 @@ class SSEDecoder:
             # no bytes held from before and none cut at the end: decode in one go
             text = (chunk if type(chunk) is bytes else bytes(chunk)).decode("utf-8", "replace")
         else:
-            text = self._utf8.decode(bytes(chunk))
-            self._clean = not self._utf8.getstate()[0]
+            decoder = self._utf8
+            if decoder is None:
+                decoder = self._utf8 = codecs.getincrementaldecoder("utf-8")("replace")
+            text = decoder.decode(bytes(chunk))
+            self._clean = not decoder.getstate()[0]
         if not text:
             return []
         if not self._started:
@@ -144,7 +165,8 @@ class SSEDecoder:
 
         Returns the events still to dispatch (always none: kept for symmetry with `feed`).
         """
-        self._utf8.decode(b"", final=True)
+        if self._utf8 is not None:
+            self._utf8.decode(b"", final=True)
         self.idle = False
         self._line = ""
         self._data = []
