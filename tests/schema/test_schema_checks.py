@@ -347,11 +347,11 @@ def test_a_second_thread_is_refused_before_anything_is_read(backend: str) -> Non
         )
     parser = jsondrip.Parser(schema=WEATHER, backend=backend)
     parser.feed('{"city": "Os')
-    token = parser._engine.take()  # as another thread inside feed() would hold it
+    token = parser._engine.token.pop()  # as another thread inside feed() would hold it
     for call in (lambda: parser.feed('lo"'), lambda: parser.feed_changes('lo"'), parser.close):
         with pytest.raises(RuntimeError, match="another thread"):
             call()
-    parser._engine.give(token)
+    parser._engine.token.append(token)
     parser.feed('lo", "days": 2}')  # nothing was lost or read twice
     assert parser.close() == {"city": "Oslo", "days": 2}
 
