@@ -195,16 +195,28 @@ impl Num {
     }
 }
 
-/// The literal a letter starts, and its value.
-fn literal_for(b: u8) -> Option<(&'static [u8], Atom<'static>)> {
+/// The literal a letter starts.
+fn literal_for(b: u8) -> Option<&'static [u8]> {
     Some(match b {
-        b't' => (b"true", Atom::True),
-        b'f' => (b"false", Atom::False),
-        b'n' => (b"null", Atom::Null),
-        b'N' => (b"NaN", Atom::NaN),
-        b'I' => (b"Infinity", Atom::Infinity),
+        b't' => b"true",
+        b'f' => b"false",
+        b'n' => b"null",
+        b'N' => b"NaN",
+        b'I' => b"Infinity",
         _ => return None,
     })
+}
+
+/// The value of a literal read whole (told by its first byte: `literal_for`'s, or `-`).
+fn literal_value(literal: &[u8]) -> Atom<'static> {
+    match literal[0] {
+        b't' => Atom::True,
+        b'f' => Atom::False,
+        b'n' => Atom::Null,
+        b'N' => Atom::NaN,
+        b'I' => Atom::Infinity,
+        _ => Atom::NegInfinity,
+    }
 }
 
 /// Bytes that a string holds as they are: not `"`, not `\`, not a control character.
@@ -301,9 +313,9 @@ pub struct Machine {
     /// jiter mode: the value of a long float still arriving, read once; made for the first
     /// long float (a stream without one never pays for it).
     number_digest: Option<Box<NumberDigest>>,
+    /// The literal being read (its value is `literal_value`'s) and how much of it was read.
     literal: &'static [u8],
-    literal_value: Atom<'static>,
-    literal_len: usize,
+    literal_len: u8,
     /// Stop at the end of the document (`set_stop_at_end`) instead of failing on what
     /// follows it.
     stop_at_end: bool,
@@ -344,7 +356,6 @@ impl Machine {
             number_valid: 0,
             number_digest: None,
             literal: b"",
-            literal_value: Atom::Null,
             literal_len: 0,
             stop_at_end: false,
             end: None,
@@ -405,7 +416,7 @@ impl Machine {
             token_start: in_token.then(|| char_of(self.token_start)),
             literal: (state == State::Literal).then(|| {
                 // SAFETY: literals are ASCII.
-                unsafe { std::str::from_utf8_unchecked(&self.literal[..self.literal_len]) }
+                unsafe { std::str::from_utf8_unchecked(&self.literal[..self.literal_len as usize]) }
             }),
             hex: unicode.then_some(self.hex_len),
             hex_value: unicode.then_some(self.hex),
@@ -546,10 +557,9 @@ impl Machine {
                 Ok(State::Number)
             }
             _ => {
-                if let Some((literal, value)) = literal_for(b) {
+                if let Some(literal) = literal_for(b) {
                     self.token_start = Mark::Byte(i);
                     self.literal = literal;
-                    self.literal_value = value;
                     self.literal_len = 1;
                     return Ok(State::Literal);
                 }
@@ -851,7 +861,6 @@ impl Machine {
         if i < n {
             if sub == Num::Minus && chunk[i] == b'I' {
                 self.literal = b"-Infinity";
-                self.literal_value = Atom::NegInfinity;
                 self.literal_len = 1;
                 *state = State::Literal;
             } else if !sub.accepting() {
@@ -872,14 +881,14 @@ impl Machine {
         sink: &mut S,
     ) -> Result<usize, Halt> {
         while i < chunk.len() && *state == State::Literal {
-            if chunk[i] != self.literal[self.literal_len] {
+            if chunk[i] != self.literal[self.literal_len as usize] {
                 let start = self.resolve(self.token_start, chunk);
                 return Err(self.syntax(ErrorKind::ExpectingValue, start));
             }
             self.literal_len += 1;
             i += 1;
-            if self.literal_len == self.literal.len() {
-                sink.atom(self.literal_value)?;
+            if self.literal_len as usize == self.literal.len() {
+                sink.atom(literal_value(self.literal))?;
                 *state = self.after_value();
             }
         }

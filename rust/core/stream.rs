@@ -27,7 +27,8 @@ pub struct Stream {
     last: Vec<u8>,
     /// With `set_stop_at_end`: where the document ended, once it has (see `end`); nothing
     /// after it is read.
-    end: Option<(u64, u64, u64)>,
+    /// Boxed: set once, and only with `set_stop_at_end`.
+    end: Option<Box<(u64, u64, u64)>>,
 }
 
 /// The byte index where the last `chars` characters of `text` start.
@@ -84,9 +85,14 @@ impl Stream {
     }
 
     /// The bytes this stream holds outside itself (the machine's buffers, the bytes held
-    /// back, the last fragment kept for an error's `doc`, the error): see `Machine::heap_bytes`.
+    /// back, the last fragment kept for an error's `doc`, the error, the document's end once
+    /// found): see `Machine::heap_bytes`.
     pub fn heap_bytes(&self) -> usize {
         self.machine.heap_bytes()
+            + self
+                .end
+                .as_ref()
+                .map_or(0, |_| std::mem::size_of::<(u64, u64, u64)>())
             + self.pending.capacity()
             + self.last.capacity()
             + self.error.as_ref().map_or(0, |error| {
@@ -104,7 +110,7 @@ impl Stream {
     /// first character after it that is not whitespace, as its position (in characters from
     /// the stream's start), line and column (1-based). Later fragments are not read.
     pub fn end(&self) -> Option<(u64, u64, u64)> {
-        self.end
+        self.end.as_deref().copied()
     }
 
     /// How many characters the machine has read (the position of the next one).
@@ -248,7 +254,7 @@ impl Stream {
             over = None;
             let pos = self.machine.offset;
             let (line, column) = self.machine.locate(pos);
-            self.end = Some((pos, line, column));
+            self.end = Some(Box::new((pos, line, column)));
         }
         sink.accepted(text);
         self.remember(text);

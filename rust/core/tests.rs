@@ -363,3 +363,14 @@ fn open_depth_counts_the_values_still_arriving_on_the_last_path() {
     assert_eq!(depth("\"ab", Mode::Stable), 1);
     assert_eq!(depth("{\"a\": {}}", Mode::Stable), 0);
 }
+
+/// The machine and the stream are what every open stream holds (the native engine adds its
+/// builder): their fixed size, pinned so that a new field is a choice (#28: memory per open
+/// stream; rare state goes in a box).
+#[test]
+fn open_stream_sizes() {
+    use crate::core::machine::Machine;
+    use crate::core::stream::Stream;
+    assert_eq!(std::mem::size_of::<Machine>(), 256);
+    assert_eq!(std::mem::size_of::<Stream>(), 344);
+}
