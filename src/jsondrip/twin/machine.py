@@ -42,6 +42,7 @@ Rule = Callable[[int, int, str], MachineError]
 """A dialect's error at one site: (state, position of the character at fault or of the end,
 that character or NUL at the end) -> the error."""
 Rules = dict[Site, Rule]
+NO_RULES: Rules = {}  # json's own errors everywhere: one empty table, shared, never changed
 
 # Structural states, then token states. Numbered as in rust/core/machine.rs.
 VALUE = 0
@@ -258,7 +259,7 @@ class Machine:
         self.stop_at_end = False
         self.end: int | None = None
         # The dialect's errors where they are not json's, by site (`reject`); CPython's: none.
-        self.rules: Rules = {}
+        self.rules: Rules = NO_RULES
 
     # -- transitions shared by many states ---------------------------------------------------
 
