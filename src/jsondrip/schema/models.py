@@ -26,7 +26,6 @@ from typing import Any, Callable
 
 from .._changes import escape_token
 from .._missing import MISSING
-from .progress import FINAL, Progress
 from .schema import Schema, model_violation
 from .violation import SchemaViolation
 
@@ -36,49 +35,60 @@ _CONTAINERS = (dict, list)
 
 
 class PartialReader:
-    """`partial()` of one parser: `read()` gives the typed view of its stable value.
+    """`partial()` of one document: `read()` gives the typed view of its stable value.
 
-    `progress(path)` is the parser's typed view; `source` has its live `value` and its
-    `done` (the document is complete).
+    `source` is the engine reading it: its live `value`, `done` (the document is complete)
+    and `open_depth` (how many values along the live value's last path are still arriving;
+    every other value shown is complete, so nothing else needs asking).
     """
 
-    __slots__ = ("_innermost", "_plan", "_progress", "_root", "_source")
+    __slots__ = ("_innermost", "_plan", "_root", "_source")
 
-    def __init__(self, schema: Schema, progress: Callable[[str], Progress], source: Any) -> None:
+    def __init__(self, schema: Schema, source: Any) -> None:
         if schema.model is None:
             raise ValueError("partial() needs a parser made with schema=Schema.from_model(Model)")
         plan = schema.partial_plan
         if plan is None:
             plan = schema.partial_plan = _plan(schema.model, {}, schema.adapter.validate_python)
         self._plan: _Plan = plan
-        self._progress = progress
         self._source = source
         self._root: Any = None  # the node of the root value while it arrives
-        # what the last read left arriving, innermost: the container, its entry still
-        # arriving (a string) or None, and the container's size then
-        self._innermost: tuple[Any, _Entry | None, int] | None = None
+        # what the last read left arriving, innermost: the containers from the root down
+        # to it (the last path's), the depth of what arrives, and when that is an entry of
+        # the last container (a string): where its partial shows it (`shown[slot]`) and
+        # where the live value has it (`raw[key]`); else None, None, None, None
+        self._innermost: tuple[list[Any], int, Any, Any, Any, Any] | None = None
 
     def read(self) -> Any:
         """The partial value now: a partial instance (or list, dict) while the document
         arrives, the validated value once it is complete; before any value, an instance with
         no field set (`MISSING` for a root that is not a model)."""
+        source = self._source
         innermost = self._innermost
         if innermost is not None:
             # What the last read left arriving, innermost: a string, or a container whose
-            # entries were all complete. If it still arrives and its container has no new
-            # entry, nothing above it can have changed (stable mode adds to a container only
-            # once its last entry is complete): it is all there is to show again.
-            node, entry, count = innermost
-            if len(node.source) == count:
-                if entry is None:
-                    if self._progress(node.path)[0] != FINAL:
-                        return self._root.out
-                elif self._progress(entry.path)[0] != FINAL:
-                    node.put(entry, node.source[entry.key], False)
+            # entries were all complete. The containers down to it that have no new entry
+            # are unchanged (stable mode adds to a container only once its last entry is
+            # complete, and a container that closed is followed by a new entry in its
+            # parent or by the document's end): the walk resumes at the first that has one.
+            # If none has and it still arrives, it is all there is to show again.
+            chain, depth, shown, slot, raw, key = innermost
+            for node in chain:
+                if len(node.source) != node.count:
+                    del chain[chain.index(node) + 1 :]
+                    break
+            else:
+                if source.open_depth > depth:
+                    if shown is not None:
+                        source.value  # noqa: B018 - brings the growing string's slot up to date
+                        shown[slot] = raw[key]
                     return self._root.out
             self._innermost = None
-        source = self._source
-        value = source.value
+            value = source.value
+            if not source.done and chain[0].source is value:
+                return self._walk(chain, source.open_depth)
+        else:
+            value = source.value
         plan = self._plan
         if value is MISSING:
             return plan.blank() if plan.kind == _MODEL else MISSING
@@ -98,20 +108,20 @@ class PartialReader:
         if root is None:
             if type(value) not in _CONTAINERS or plan.kind == _OPAQUE:
                 return value
-            root = self._root = plan.node("", value)
+            root = self._root = plan.node("", value, 0)
         if type(root) is _Raw:
             return root.out
-        return self._walk(root)
+        return self._walk([root], source.open_depth)
 
-    def _walk(self, root: Any) -> Any:
-        """Bring the partial up to date along the value still arriving: down from the root
-        to the innermost entry that may be open (settling the entries that new ones
-        followed, which stable mode makes final), then up while what was open turns out
-        complete. A value still arriving means every container above it is too: a read asks
-        `progress` once, most often."""
-        progress = self._progress
-        chain = [root]
-        node = root
+    def _walk(self, chain: list[Any], open_depth: int) -> Any:
+        """Bring the partial up to date along the value still arriving (the last path):
+        down from the last container of `chain` (the containers on that path from the root,
+        each the last entry of the one before) to the innermost entry that may be open
+        (settling the entries that new ones followed, which stable mode makes final), then
+        up while what was open turns out complete. The values on that path at depths below
+        `open_depth` (the root's depth is 0) are the ones still arriving; every other one
+        is complete. Nothing off that path is looked at."""
+        node = chain[-1]
         while True:
             entry = node.sync()
             if entry is None:
@@ -120,27 +130,30 @@ class PartialReader:
             if type(raw) in _CONTAINERS and entry.plan.kind != _OPAQUE:
                 child = entry.node
                 if child is None or child.source is not raw:
-                    child = entry.node = entry.plan.node(entry.path, raw)
+                    child = entry.node = entry.plan.node(entry.path, raw, node.depth + 1)
                     node.put(entry, child.out, False)
                 if type(child) is _Raw:
                     break
                 chain.append(child)
                 node = child
                 continue
-            if progress(entry.path)[0] != FINAL:
+            if open_depth > node.depth + 1:
                 node.put(entry, raw, False)  # arriving: so is every container above it
-                self._innermost = (node, entry, node.count)
-                return root.out
+                shown, slot = node.slot(entry)
+                self._innermost = (chain, node.depth + 1, shown, slot, node.source, entry.key)
+                return self._root.out
             node.settle(raw)
             break
         # what was innermost is complete: its containers may be too
-        for depth in range(len(chain) - 1, 0, -1):
-            node = chain[depth]
-            if progress(node.path)[0] != FINAL:
-                self._innermost = (node, None, node.count)
+        for index in range(len(chain) - 1, -1, -1):
+            node = chain[index]
+            if open_depth > node.depth:
+                del chain[index + 1 :]
+                self._innermost = (chain, node.depth, None, None, None, None)
                 break
-            chain[depth - 1].settle(node.source)
-        return root.out
+            if index:
+                chain[index - 1].settle(node.source)
+        return self._root.out
 
 
 def completed_value(schema: Schema, tokens: tuple[Any, ...], value: Any) -> Any:
@@ -212,14 +225,15 @@ class _Plan:
         setattr_(made, "__pydantic_private__", {} if private else None)
         return made
 
-    def node(self, path: str, source: Any) -> Any:
-        """The node that shows `source`, a container still arriving at `path`."""
+    def node(self, path: str, source: Any, depth: int) -> Any:
+        """The node that shows `source`, a container still arriving at `path`, `depth`
+        steps below the root."""
         if self.kind == _MODEL and type(source) is dict:
-            return _ModelNode(self, path, source)
+            return _ModelNode(self, path, source, depth)
         if self.kind == _LIST and type(source) is list:
-            return _ListNode(self, path, source)
+            return _ListNode(self, path, source, depth)
         if self.kind == _DICT and type(source) is dict:
-            return _DictNode(self, path, source)
+            return _DictNode(self, path, source, depth)
         return _Raw(source)  # not the type's shape (a loose schema): shown as it is
 
 
@@ -428,12 +442,13 @@ class _Node:
     ever extends the last one), so `sync` settles the ones a new entry followed and returns
     the last, which the walk follows."""
 
-    __slots__ = ("count", "open", "out", "path", "plan", "source")
+    __slots__ = ("count", "depth", "open", "out", "path", "plan", "source")
 
-    def __init__(self, plan: _Plan, path: str, source: Any) -> None:
+    def __init__(self, plan: _Plan, path: str, source: Any, depth: int) -> None:
         self.plan = plan
         self.path = path
         self.source = source
+        self.depth = depth
         self.count = 0  # entries of `source` seen
         self.open: _Entry | None = None
 
@@ -463,6 +478,10 @@ class _Node:
 
     def put(self, entry: _Entry, value: Any, final: bool) -> None:
         raise NotImplementedError
+
+    def slot(self, entry: _Entry) -> tuple[Any, Any]:
+        """Where the entry, once `put`, is shown: `shown[slot]`."""
+        return self.out, entry.key
 
 
 class _KeyedNode(_Node):
@@ -495,8 +514,8 @@ class _KeyedNode(_Node):
 class _ModelNode(_KeyedNode):
     __slots__ = ("data", "done", "fields_set")
 
-    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
-        super().__init__(plan, path, source)
+    def __init__(self, plan: _Plan, path: str, source: dict[str, Any], depth: int) -> None:
+        super().__init__(plan, path, source, depth)
         self.out = plan.blank()
         self.data = self.out.__dict__
         self.fields_set = self.out.__pydantic_fields_set__
@@ -511,6 +530,9 @@ class _ModelNode(_KeyedNode):
     def check(self, entry: _Entry, raw: Any) -> Any:
         return entry.field.validate(self.done, raw)  # type: ignore[union-attr]
 
+    def slot(self, entry: _Entry) -> tuple[Any, Any]:
+        return self.data, entry.field.name  # type: ignore[union-attr]
+
     def put(self, entry: _Entry | None, value: Any, final: bool) -> None:
         if entry is None:
             return
@@ -524,8 +546,8 @@ class _ModelNode(_KeyedNode):
 class _DictNode(_KeyedNode):
     __slots__ = ()
 
-    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
-        super().__init__(plan, path, source)
+    def __init__(self, plan: _Plan, path: str, source: dict[str, Any], depth: int) -> None:
+        super().__init__(plan, path, source, depth)
         self.out: dict[str, Any] = {}
 
     def entry(self, key: str) -> _Entry | None:
@@ -540,8 +562,8 @@ class _DictNode(_KeyedNode):
 class _ListNode(_Node):
     __slots__ = ()
 
-    def __init__(self, plan: _Plan, path: str, source: list[Any]) -> None:
-        super().__init__(plan, path, source)
+    def __init__(self, plan: _Plan, path: str, source: list[Any], depth: int) -> None:
+        super().__init__(plan, path, source, depth)
         self.out: list[Any] = []
 
     def sync(self) -> _Entry | None:
