@@ -400,11 +400,11 @@ class OutputParser:
     def partial(self) -> Any:
         """With a pydantic model as the schema: the document so far as the model, never ahead
         of it (see `Parser.partial`); `multiple=True`: the list of them."""
-        if self.schema is None or self.schema.model is None:
-            raise ValueError("partial() needs an OutputParser made with a pydantic model")
         read = self._read_partial
         if read is not None:
             return read()
+        if self.schema is None or self.schema.model is None:
+            raise ValueError("partial() needs an OutputParser made with a pydantic model")
         documents = self._documents
         if not self.multiple:
             if not documents:

@@ -75,18 +75,26 @@ class PartialReader:
             chain, depth, shown, slot, raw, key = innermost
             for node in chain:
                 if len(node.source) != node.count:
-                    del chain[chain.index(node) + 1 :]
+                    if node is not chain[-1]:
+                        del chain[chain.index(node) + 1 :]
                     break
             else:
-                if source.open_depth > depth:
-                    if shown is not None:
-                        source.value  # noqa: B018 - brings the growing string's slot up to date
+                open_depth = source.open_depth
+                if open_depth >= depth and shown is not None:
+                    source.value  # noqa: B018 - brings the growing string's slot up to date
+                    if open_depth > depth:
                         shown[slot] = raw[key]
+                    else:  # the string is complete, its container is not
+                        node.settle(raw[key])
+                        self._innermost = (chain, depth - 1, None, None, None, None)
+                    return self._root.out
+                if open_depth > depth:
                     return self._root.out
             self._innermost = None
             value = source.value
-            if not source.done and chain[0].source is value:
-                return self._walk(chain, source.open_depth)
+            open_depth = source.open_depth
+            if open_depth and chain[0].source is value:  # the root still arrives
+                return self._walk(chain, open_depth)
         else:
             value = source.value
         plan = self._plan
@@ -103,6 +111,8 @@ class PartialReader:
                     if type(error).__name__ != "ValidationError":
                         raise
                     raise _violation(error, "") from error
+                if root is not None:
+                    final = _kept(final, root.out)
                 root = self._root = _Final(value, final)
             return root.final
         if root is None:
@@ -156,6 +166,37 @@ class PartialReader:
         return self._root.out
 
 
+def _kept(new: Any, shown: Any) -> Any:
+    """`new`, a container just validated whole (from the text's value, as its model says:
+    its validators see the raw value), with each entry equal to the one `shown` already
+    showed there replaced by that very object: a finished item, validated once when it
+    completed, stays the same object in every later read. One level deep (an entry kept is
+    kept whole); a model's fields are swapped in its `__dict__`, as equal values."""
+    if new is shown:
+        return new
+    kind = type(new)
+    if kind is list:
+        if type(shown) is list and len(shown) == len(new):
+            for index, old in enumerate(shown):
+                value = new[index]
+                if value is not old and type(value) is type(old) and value == old:
+                    new[index] = old
+        return new
+    if kind is dict:
+        entries = new
+    elif kind is type(shown) and isinstance(getattr(kind, "model_fields", None), dict):
+        entries = new.__dict__
+        shown = shown.__dict__
+    else:
+        return new
+    if type(shown) is dict:
+        for key, old in shown.items():
+            value = entries.get(key, shown)
+            if value is not old and type(value) is type(old) and value == old:
+                entries[key] = old
+    return new
+
+
 def completed_value(schema: Schema, tokens: tuple[Any, ...], value: Any) -> Any:
     """A complete value at the path `tokens` of a document typed by `schema`'s model, as
     `watch=` reports it: validated as the type the model gives that path (an item model, a
@@ -193,18 +234,41 @@ class _Plan:
     """How values of one type are shown: `kind`, the validator of a complete value, and for
     containers the plan of their items (made on first use: models may be recursive)."""
 
-    __slots__ = ("_item", "_item_type", "_plans", "fields", "kind", "model", "validate")
+    __slots__ = (
+        "_annotation",
+        "_item",
+        "_item_type",
+        "_plans",
+        "fields",
+        "kind",
+        "model",
+        "validate",
+    )
 
     def __init__(
-        self, kind: int, validate: Callable[[Any], Any], plans: dict[Any, _Plan], item: Any
+        self,
+        kind: int,
+        annotation: Any,
+        validate: Callable[[Any], Any] | None,
+        plans: dict[Any, _Plan],
+        item: Any,
     ) -> None:
         self.kind = kind
-        self.validate = validate
+        self._annotation = annotation
+        # `validate(raw)`: the complete value validated as the type (pydantic's
+        # `TypeAdapter(annotation).validate_python`, made on first use)
+        self.validate: Callable[[Any], Any] = validate or self._first_validate
         self._plans = plans
         self._item_type = item
         self._item: _Plan | None = None
         self.model: Any = None
         self.fields: dict[str, _Field] = {}
+
+    def _first_validate(self, value: Any) -> Any:
+        from pydantic import TypeAdapter
+
+        validate = self.validate = TypeAdapter(self._annotation).validate_python
+        return validate(value)
 
     @property
     def item(self) -> _Plan:
@@ -238,27 +302,32 @@ class _Plan:
 
 
 class _Field:
-    """One field of a model: its attribute, its JSON Pointer token, its plan, and its check."""
+    """One field of a model: its attribute, its JSON Pointer token, its plan, and its check
+    (`assign(done, name, raw)`: the value validated as its model validates the field, given
+    the fields complete before it; see `_field_assigner`)."""
 
-    __slots__ = ("_annotation", "_plan", "_plans", "name", "token", "validate")
+    __slots__ = ("_annotation", "_plan", "_plans", "assign", "name", "token")
 
-    def __init__(self, name: str, token: str, annotation: Any, plans: dict[Any, _Plan]) -> None:
+    def __init__(
+        self,
+        name: str,
+        token: str,
+        annotation: Any,
+        plans: dict[Any, _Plan],
+        assign: Callable[[dict[str, Any], str, Any], Any],
+    ) -> None:
         self.name = name
         self.token = "/" + escape_token(token)
         self._annotation = annotation
         self._plans = plans
         self._plan: _Plan | None = None
-        self.validate: Callable[[dict[str, Any], Any], Any] = _unchecked
+        self.assign = assign
 
     @property
     def plan(self) -> _Plan:
         if self._plan is None:
             self._plan = _plan(self._annotation, self._plans)
         return self._plan
-
-
-def _unchecked(data: dict[str, Any], value: Any) -> Any:  # pragma: no cover - replaced
-    return value
 
 
 def _plan(annotation: Any, plans: dict[Any, _Plan], validate: Any = None) -> _Plan:
@@ -269,12 +338,10 @@ def _plan(annotation: Any, plans: dict[Any, _Plan], validate: Any = None) -> _Pl
         found = None
     if found is not None:
         return found
-    if validate is None:
-        validate = _lazy_validator(annotation)
     shape = _shape(annotation)
     model = _model_class(shape)
     if model is not None:
-        plan = _Plan(_MODEL, validate, plans, None)
+        plan = _Plan(_MODEL, annotation, validate, plans, None)
         plan.model = model
         _remember(plans, annotation, plan)
         plan.fields = _fields(model, plans)
@@ -282,11 +349,11 @@ def _plan(annotation: Any, plans: dict[Any, _Plan], validate: Any = None) -> _Pl
         origin = typing.get_origin(shape)
         args = typing.get_args(shape)
         if origin in (list, typing.List) or (origin is None and shape is list):  # noqa: UP006
-            plan = _Plan(_LIST, validate, plans, args[0] if args else Any)
+            plan = _Plan(_LIST, annotation, validate, plans, args[0] if args else Any)
         elif origin in (dict, typing.Dict) and (not args or args[0] is str):  # noqa: UP006
-            plan = _Plan(_DICT, validate, plans, args[1] if args else Any)
+            plan = _Plan(_DICT, annotation, validate, plans, args[1] if args else Any)
         else:
-            plan = _Plan(_OPAQUE, validate, plans, None)
+            plan = _Plan(_OPAQUE, annotation, validate, plans, None)
         _remember(plans, annotation, plan)
     return plan
 
@@ -319,20 +386,6 @@ def _model_class(shape: Any) -> Any:
     return None
 
 
-def _lazy_validator(annotation: Any) -> Callable[[Any], Any]:
-    """`TypeAdapter(annotation).validate_python`, made on first use."""
-    made: list[Callable[[Any], Any]] = []
-
-    def validate(value: Any) -> Any:
-        if not made:
-            from pydantic import TypeAdapter
-
-            made.append(TypeAdapter(annotation).validate_python)
-        return made[0](value)
-
-    return validate
-
-
 def _fields(model: Any, plans: dict[Any, _Plan]) -> dict[str, _Field]:
     """The model's fields by JSON key, each checked by the model's own field validators."""
     assign = _field_assigner(model)
@@ -340,9 +393,7 @@ def _fields(model: Any, plans: dict[Any, _Plan]) -> dict[str, _Field]:
     for name, info in model.model_fields.items():
         key = info.validation_alias if isinstance(info.validation_alias, str) else None
         key = key or info.alias or name
-        field = _Field(name, key, _field_annotation(info), plans)
-        field.validate = _field_validator(assign, name)
-        fields[key] = field
+        fields[key] = _Field(name, key, _field_annotation(info), plans, assign)
     return fields
 
 
@@ -352,15 +403,6 @@ def _field_annotation(info: Any) -> Any:
         args = (info.annotation, *metadata)
         return typing.Annotated[args]  # type: ignore[valid-type]
     return info.annotation
-
-
-def _field_validator(
-    assign: Callable[[dict[str, Any], str, Any], Any], name: str
-) -> Callable[[dict[str, Any], Any], Any]:
-    def validate(data: dict[str, Any], value: Any) -> Any:
-        return assign(data, name, value)[0][name]
-
-    return validate
 
 
 def _field_assigner(model: Any) -> Callable[[dict[str, Any], str, Any], Any]:
@@ -424,17 +466,24 @@ class _Raw:
 
 
 class _Entry:
-    """The one entry of a container that may still be arriving: its key or index, path,
-    plan, field (of a model), and the node showing it while it is a container."""
+    """The one entry of a container that may still be arriving: its container, key or
+    index, plan, field (of a model), and the node showing it while it is a container. Its
+    path in the document is made only when asked (an error, a node of its own)."""
 
-    __slots__ = ("field", "key", "node", "path", "plan")
+    __slots__ = ("field", "key", "node", "parent", "plan")
 
-    def __init__(self, key: Any, path: str, plan: _Plan, field: _Field | None) -> None:
+    def __init__(self, parent: _Node, key: Any, plan: _Plan, field: _Field | None) -> None:
+        self.parent = parent
         self.key = key
-        self.path = path
         self.plan = plan
         self.field = field
         self.node: Any = None
+
+    @property
+    def path(self) -> str:
+        field = self.field
+        token = field.token if field is not None else "/" + escape_token(str(self.key))
+        return self.parent.path + token
 
 
 class _Node:
@@ -443,6 +492,7 @@ class _Node:
     the last, which the walk follows."""
 
     __slots__ = ("count", "depth", "open", "out", "path", "plan", "source")
+    out: Any  # what the partial shows of it (each kind of node makes its own)
 
     def __init__(self, plan: _Plan, path: str, source: Any, depth: int) -> None:
         self.plan = plan
@@ -457,24 +507,23 @@ class _Node:
         raise NotImplementedError
 
     def settle(self, raw: Any) -> None:
-        """The open entry is complete: show it validated."""
+        """The open entry is complete: show it validated (a container validated as a whole,
+        as its model says, keeping the finished items it showed: see `_kept`)."""
         entry = self.open
         assert entry is not None
-        self.put(entry, self.validated(entry, raw), True)
+        value = self.validated(entry, raw)
+        if entry.node is not None:
+            value = _kept(value, entry.node.out)
+        self.put(entry, value, True)
         self.open = None
 
     def validated(self, entry: _Entry, raw: Any) -> Any:
         """A complete entry validated; pydantic's refusal as a `SchemaViolation` at its path
         in the document (its `__cause__` the `ValidationError`), as `close()` raises it."""
         try:
-            return self.check(entry, raw)
+            return entry.plan.validate(raw)
         except ValueError as error:
-            if type(error).__name__ != "ValidationError":
-                raise
-            raise _violation(error, entry.path) from error
-
-    def check(self, entry: _Entry, raw: Any) -> Any:
-        return entry.plan.validate(raw)
+            raise _refused(error, entry) from error
 
     def put(self, entry: _Entry, value: Any, final: bool) -> None:
         raise NotImplementedError
@@ -482,6 +531,14 @@ class _Node:
     def slot(self, entry: _Entry) -> tuple[Any, Any]:
         """Where the entry, once `put`, is shown: `shown[slot]`."""
         return self.out, entry.key
+
+
+def _refused(error: ValueError, entry: _Entry) -> ValueError:
+    """What a validator's `error` about `entry` raises: pydantic's refusal as a
+    `SchemaViolation` at the entry's path, anything else as it is."""
+    if type(error).__name__ != "ValidationError":
+        return error
+    return _violation(error, entry.path)
 
 
 class _KeyedNode(_Node):
@@ -492,13 +549,17 @@ class _KeyedNode(_Node):
     def sync(self) -> _Entry | None:
         source = self.source
         count = len(source)
-        if count == self.count:
+        new = count - self.count
+        if not new:
             return self.open
-        keys = list(islice(reversed(source), count - self.count))
-        keys.reverse()
         self.count = count
         if self.open is not None:  # an entry began after it: it is complete
             self.settle(source[self.open.key])
+        if new == 1:  # most often: one entry began since the last read
+            last = self.open = self.entry(next(reversed(source)))
+            return last
+        keys = list(islice(reversed(source), new))
+        keys.reverse()
         last = None
         for key in keys:
             if last is not None:
@@ -512,23 +573,28 @@ class _KeyedNode(_Node):
 
 
 class _ModelNode(_KeyedNode):
-    __slots__ = ("data", "done", "fields_set")
+    __slots__ = ("data", "done", "fields", "fields_set")
 
     def __init__(self, plan: _Plan, path: str, source: dict[str, Any], depth: int) -> None:
         super().__init__(plan, path, source, depth)
         self.out = plan.blank()
         self.data = self.out.__dict__
         self.fields_set = self.out.__pydantic_fields_set__
+        self.fields = plan.fields
         self.done: dict[str, Any] = {}  # the fields complete and validated, for `info.data`
 
     def entry(self, key: str) -> _Entry | None:
-        field = self.plan.fields.get(key)
+        field = self.fields.get(key)
         if field is None:
             return None  # not a field of the model (extra keys are left to validation)
-        return _Entry(key, self.path + field.token, field.plan, field)
+        return _Entry(self, key, field.plan, field)
 
-    def check(self, entry: _Entry, raw: Any) -> Any:
-        return entry.field.validate(self.done, raw)  # type: ignore[union-attr]
+    def validated(self, entry: _Entry, raw: Any) -> Any:
+        name = entry.field.name  # type: ignore[union-attr]
+        try:
+            return entry.field.assign(self.done, name, raw)[0][name]  # type: ignore[union-attr]
+        except ValueError as error:
+            raise _refused(error, entry) from error
 
     def slot(self, entry: _Entry) -> tuple[Any, Any]:
         return self.data, entry.field.name  # type: ignore[union-attr]
@@ -551,8 +617,7 @@ class _DictNode(_KeyedNode):
         self.out: dict[str, Any] = {}
 
     def entry(self, key: str) -> _Entry | None:
-        token = "/" + escape_token(key)
-        return _Entry(key, self.path + token, self.plan.item, None)
+        return _Entry(self, key, self.plan.item, None)
 
     def put(self, entry: _Entry | None, value: Any, final: bool) -> None:
         if entry is not None:
@@ -579,12 +644,11 @@ class _ListNode(_Node):
         if self.open is not None:  # an item began after it: it is complete
             self.settle(source[self.open.key])
         for index in range(self.count, count - 1):
-            entry = _Entry(index, f"{self.path}/{index}", item, None)
-            out.append(self.validated(entry, source[index]))
+            out.append(self.validated(_Entry(self, index, item, None), source[index]))
         self.count = count
         if not count:
             return None
-        self.open = _Entry(count - 1, f"{self.path}/{count - 1}", item, None)
+        self.open = _Entry(self, count - 1, item, None)
         return self.open
 
     def put(self, entry: _Entry, value: Any, final: bool) -> None:
