@@ -191,10 +191,13 @@ def _kept(new: Any, shown: Any) -> Any:
         return new
     if type(shown) is dict:
         for key, old in shown.items():
-            value = entries.get(key, shown)
+            value = entries.get(key, _ABSENT)
             if value is not old and type(value) is type(old) and value == old:
                 entries[key] = old
     return new
+
+
+_ABSENT = object()
 
 
 def completed_value(schema: Schema, tokens: tuple[Any, ...], value: Any) -> Any:
