@@ -102,13 +102,11 @@ def _order(name: str) -> tuple[int, int, str]:
     return (int(match.group(1)), int(match.group(2)), name)
 
 
-def _pytest(session: nox.Session, name: str, env: dict[str, str] | None = None) -> None:
-    """The whole suite (arguments after `--` added): on both cores (pytest-xdist) except on
-    PyPy, whose workers die sending some test ids (lone surrogates) back through execnet
-    (`-- -n 0` runs in one process anywhere)."""
+def _pytest(session: nox.Session, env: dict[str, str] | None = None) -> None:
+    """The whole suite (arguments after `--` added), on every core (pytest-xdist; `-- -n 0`
+    runs it in one process)."""
     session.run("jsondrip", "--version")
-    pytest = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider"]
-    pytest += [] if name.startswith("pypy") else ["-n", "auto"]
+    pytest = ["python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "auto"]
     session.run(*pytest, *session.posargs, env=env)
 
 
@@ -121,7 +119,7 @@ def tests(session: nox.Session) -> None:
     cpython = sys.implementation.name == "cpython"
     extras = "test,bench" if cpython else "test"
     session.install("--prefer-binary", f".[{extras}]", env=TEST_BUILD_ENV)
-    _pytest(session, "" if cpython else sys.implementation.name)
+    _pytest(session)
 
 
 #: The lint tools, pinned so that a new release cannot turn CI red overnight.
@@ -196,7 +194,7 @@ def _make_session(name: str, path: str, native: bool) -> None:
         env = {"HYPOTHESIS_PROFILE": "matrix"}
         if name.endswith("t"):
             env["PYTHON_GIL"] = "0"
-        _pytest(session, name, env)
+        _pytest(session, env)
 
     tests.__doc__ = f"The whole suite on {name} ({path}), {kind} build."
 

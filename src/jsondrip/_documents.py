@@ -293,7 +293,7 @@ class Documents:
             reader = self._readers.get(index)
             if reader is None:
                 engine = self._engines[index]
-                reader = self._readers[index] = PartialReader(self.schema, engine.progress, engine)
+                reader = self._readers[index] = PartialReader(self.schema, engine)
             out.append(reader.read())
         return out
 

@@ -172,7 +172,7 @@ class Parser:
             from .schema.models import PartialReader
 
             engine = self._engine  # its live `value` and `done`
-            reader = self._partial_reader = PartialReader(self.schema, engine.progress, engine)
+            reader = self._partial_reader = PartialReader(self.schema, engine)
         return reader.read()
 
     @property

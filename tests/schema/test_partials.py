@@ -285,3 +285,92 @@ def test_random_plans_at_random_cuts_are_never_ahead(plan: dict, seed: int, inde
             shown = _plain(parser.partial())
             assert shown == ({} if value is MISSING else value)
         assert parser.close() == Plan.model_validate_json(text)
+
+
+# -- incremental reads: the same as a read from scratch, finished items kept --------------
+
+
+def test_a_finished_item_is_the_same_object_in_every_later_read(backend: str) -> None:
+    """A finished list item is validated once, when it completes, and kept: every later read
+    (the rest of the list, the list's end, other fields, the document's end) shows that very
+    model object, not a copy."""
+    second = PLAN.index('{"title": "cook')
+    for make in (jsondrip.Parser, jsondrip.OutputParser):
+        parser = make(schema=Schema.from_model(Plan), backend=backend)
+        parser.feed(PLAN[: second + 1])
+        first = parser.partial().steps[0]
+        assert first == Step(title="boil water", minutes=5, tags=["a", "b"])
+        for char in PLAN[second + 1 :]:
+            parser.feed(char)
+            assert parser.partial().steps[0] is first
+        assert parser.partial() == Plan.model_validate_json(PLAN)
+
+
+class Checked(BaseModel):
+    """A field validator that changes what it validates, a list of models, a dict of lists,
+    an optional nested model: what a read shows depends on when each value was settled."""
+
+    name: str
+    items: list[Step]
+    groups: dict[str, list[int]] = {}
+    inner: Optional[Step] = None
+
+    @field_validator("name")
+    @classmethod
+    def shout(cls, value: str) -> str:
+        return value.upper()
+
+
+def _shown(value: Any) -> Any:
+    """A partial as plain data that keeps what equality of models hides: each model's class
+    and which fields are set."""
+    if isinstance(value, BaseModel):
+        fields = {name: _shown(getattr(value, name)) for name in sorted(value.model_fields_set)}
+        return (type(value).__name__, fields)
+    if isinstance(value, list):
+        return [_shown(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _shown(v) for k, v in value.items()}
+    return value
+
+
+step_values = st.fixed_dictionaries(
+    {"title": words, "minutes": st.integers(-5, 10**6)},
+    optional={"tags": st.lists(words, max_size=3)},
+)
+checked_docs = st.fixed_dictionaries(
+    {"name": words, "items": st.lists(step_values, max_size=3)},
+    optional={
+        "groups": st.dictionaries(words, st.lists(st.integers(), max_size=3), max_size=2),
+        "inner": step_values | st.none(),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=checked_docs, seed=st.integers(0, 2**32), indent=st.sampled_from([None, 1]))
+def test_reading_after_every_delta_equals_reading_the_prefix_from_scratch(
+    doc: dict, seed: int, indent: Any
+) -> None:
+    """`partial()` after every delta (each read carrying on from the last one) shows exactly
+    what a fresh parser fed the same text at once shows: the incremental bookkeeping (items
+    kept, the walk resumed where the text changed, growing strings updated in place) never
+    differs from a build from scratch."""
+    keys = list(doc)
+    random.Random(seed).shuffle(keys)
+    text = json.dumps({k: doc[k] for k in keys}, indent=indent, ensure_ascii=seed % 2 == 0)
+    rng = random.Random(seed)
+    schema = Schema.from_model(Checked)
+    for backend in jsondrip.available_backends():
+        if backend == "jiter":
+            continue
+        live = jsondrip.Parser(schema=schema, backend=backend)
+        start = 0
+        while start < len(text):
+            end = start + rng.randint(1, 9)
+            live.feed(text[start:end])
+            start = end
+            fresh = jsondrip.Parser(schema=schema, backend=backend)
+            fresh.feed(text[:end])
+            assert _shown(live.partial()) == _shown(fresh.partial()), text[:end]
+        assert live.close() == Checked.model_validate_json(text)

@@ -400,15 +400,15 @@ class OutputParser:
     def partial(self) -> Any:
         """With a pydantic model as the schema: the document so far as the model, never ahead
         of it (see `Parser.partial`); `multiple=True`: the list of them."""
-        if self.schema is None or self.schema.model is None:
-            raise ValueError("partial() needs an OutputParser made with a pydantic model")
         read = self._read_partial
         if read is not None:
             return read()
+        if self.schema is None or self.schema.model is None:
+            raise ValueError("partial() needs an OutputParser made with a pydantic model")
         documents = self._documents
         if not self.multiple:
             if not documents:
-                return PartialReader(self.schema, _missing_progress, _NOTHING).read()
+                return PartialReader(self.schema, _NOTHING).read()
             read = self._read_partial = self._reader_of(documents[0]).read
             return read()
         partials = self._partials
@@ -427,7 +427,6 @@ class OutputParser:
             parser = document.parser
             reader = self._readers[document.index] = PartialReader(
                 self.schema,  # type: ignore[arg-type]
-                parser.progress,
                 parser,
             )
         return reader
@@ -573,10 +572,7 @@ class _Nothing:
 
     value = MISSING
     done = False
+    open_depth = 0
 
 
 _NOTHING = _Nothing()
-
-
-def _missing_progress(path: str) -> Progress:
-    return Progress("missing", MISSING, None)

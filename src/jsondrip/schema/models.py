@@ -26,7 +26,6 @@ from typing import Any, Callable
 
 from .._changes import escape_token
 from .._missing import MISSING
-from .progress import FINAL, Progress
 from .schema import Schema, model_violation
 from .violation import SchemaViolation
 
@@ -36,49 +35,68 @@ _CONTAINERS = (dict, list)
 
 
 class PartialReader:
-    """`partial()` of one parser: `read()` gives the typed view of its stable value.
+    """`partial()` of one document: `read()` gives the typed view of its stable value.
 
-    `progress(path)` is the parser's typed view; `source` has its live `value` and its
-    `done` (the document is complete).
+    `source` is the engine reading it: its live `value`, `done` (the document is complete)
+    and `open_depth` (how many values along the live value's last path are still arriving;
+    every other value shown is complete, so nothing else needs asking).
     """
 
-    __slots__ = ("_innermost", "_plan", "_progress", "_root", "_source")
+    __slots__ = ("_innermost", "_plan", "_root", "_source")
 
-    def __init__(self, schema: Schema, progress: Callable[[str], Progress], source: Any) -> None:
+    def __init__(self, schema: Schema, source: Any) -> None:
         if schema.model is None:
             raise ValueError("partial() needs a parser made with schema=Schema.from_model(Model)")
         plan = schema.partial_plan
         if plan is None:
             plan = schema.partial_plan = _plan(schema.model, {}, schema.adapter.validate_python)
         self._plan: _Plan = plan
-        self._progress = progress
         self._source = source
         self._root: Any = None  # the node of the root value while it arrives
-        # what the last read left arriving, innermost: the container, its entry still
-        # arriving (a string) or None, and the container's size then
-        self._innermost: tuple[Any, _Entry | None, int] | None = None
+        # what the last read left arriving, innermost: the containers from the root down
+        # to it (the last path's), the depth of what arrives, and when that is an entry of
+        # the last container (a string): where its partial shows it (`shown[slot]`) and
+        # where the live value has it (`raw[key]`); else None, None, None, None
+        self._innermost: tuple[list[Any], int, Any, Any, Any, Any] | None = None
 
     def read(self) -> Any:
         """The partial value now: a partial instance (or list, dict) while the document
         arrives, the validated value once it is complete; before any value, an instance with
         no field set (`MISSING` for a root that is not a model)."""
+        source = self._source
         innermost = self._innermost
         if innermost is not None:
             # What the last read left arriving, innermost: a string, or a container whose
-            # entries were all complete. If it still arrives and its container has no new
-            # entry, nothing above it can have changed (stable mode adds to a container only
-            # once its last entry is complete): it is all there is to show again.
-            node, entry, count = innermost
-            if len(node.source) == count:
-                if entry is None:
-                    if self._progress(node.path)[0] != FINAL:
-                        return self._root.out
-                elif self._progress(entry.path)[0] != FINAL:
-                    node.put(entry, node.source[entry.key], False)
+            # entries were all complete. The containers down to it that have no new entry
+            # are unchanged (stable mode adds to a container only once its last entry is
+            # complete, and a container that closed is followed by a new entry in its
+            # parent or by the document's end): the walk resumes at the first that has one.
+            # If none has and it still arrives, it is all there is to show again.
+            chain, depth, shown, slot, raw, key = innermost
+            for node in chain:
+                if len(node.source) != node.count:
+                    if node is not chain[-1]:
+                        del chain[chain.index(node) + 1 :]
+                    break
+            else:
+                open_depth = source.open_depth
+                if open_depth >= depth and shown is not None:
+                    source.value  # noqa: B018 - brings the growing string's slot up to date
+                    if open_depth > depth:
+                        shown[slot] = raw[key]
+                    else:  # the string is complete, its container is not
+                        node.settle(raw[key])
+                        self._innermost = (chain, depth - 1, None, None, None, None)
+                    return self._root.out
+                if open_depth > depth:
                     return self._root.out
             self._innermost = None
-        source = self._source
-        value = source.value
+            value = source.value
+            open_depth = source.open_depth
+            if open_depth and chain[0].source is value:  # the root still arrives
+                return self._walk(chain, open_depth)
+        else:
+            value = source.value
         plan = self._plan
         if value is MISSING:
             return plan.blank() if plan.kind == _MODEL else MISSING
@@ -93,25 +111,27 @@ class PartialReader:
                     if type(error).__name__ != "ValidationError":
                         raise
                     raise _violation(error, "") from error
+                if root is not None:
+                    final = _kept(final, root.out)
                 root = self._root = _Final(value, final)
             return root.final
         if root is None:
             if type(value) not in _CONTAINERS or plan.kind == _OPAQUE:
                 return value
-            root = self._root = plan.node("", value)
+            root = self._root = plan.node("", value, 0)
         if type(root) is _Raw:
             return root.out
-        return self._walk(root)
+        return self._walk([root], source.open_depth)
 
-    def _walk(self, root: Any) -> Any:
-        """Bring the partial up to date along the value still arriving: down from the root
-        to the innermost entry that may be open (settling the entries that new ones
-        followed, which stable mode makes final), then up while what was open turns out
-        complete. A value still arriving means every container above it is too: a read asks
-        `progress` once, most often."""
-        progress = self._progress
-        chain = [root]
-        node = root
+    def _walk(self, chain: list[Any], open_depth: int) -> Any:
+        """Bring the partial up to date along the value still arriving (the last path):
+        down from the last container of `chain` (the containers on that path from the root,
+        each the last entry of the one before) to the innermost entry that may be open
+        (settling the entries that new ones followed, which stable mode makes final), then
+        up while what was open turns out complete. The values on that path at depths below
+        `open_depth` (the root's depth is 0) are the ones still arriving; every other one
+        is complete. Nothing off that path is looked at."""
+        node = chain[-1]
         while True:
             entry = node.sync()
             if entry is None:
@@ -120,27 +140,64 @@ class PartialReader:
             if type(raw) in _CONTAINERS and entry.plan.kind != _OPAQUE:
                 child = entry.node
                 if child is None or child.source is not raw:
-                    child = entry.node = entry.plan.node(entry.path, raw)
+                    child = entry.node = entry.plan.node(entry.path, raw, node.depth + 1)
                     node.put(entry, child.out, False)
                 if type(child) is _Raw:
                     break
                 chain.append(child)
                 node = child
                 continue
-            if progress(entry.path)[0] != FINAL:
+            if open_depth > node.depth + 1:
                 node.put(entry, raw, False)  # arriving: so is every container above it
-                self._innermost = (node, entry, node.count)
-                return root.out
+                shown, slot = node.slot(entry)
+                self._innermost = (chain, node.depth + 1, shown, slot, node.source, entry.key)
+                return self._root.out
             node.settle(raw)
             break
         # what was innermost is complete: its containers may be too
-        for depth in range(len(chain) - 1, 0, -1):
-            node = chain[depth]
-            if progress(node.path)[0] != FINAL:
-                self._innermost = (node, None, node.count)
+        for index in range(len(chain) - 1, -1, -1):
+            node = chain[index]
+            if open_depth > node.depth:
+                del chain[index + 1 :]
+                self._innermost = (chain, node.depth, None, None, None, None)
                 break
-            chain[depth - 1].settle(node.source)
-        return root.out
+            if index:
+                chain[index - 1].settle(node.source)
+        return self._root.out
+
+
+def _kept(new: Any, shown: Any) -> Any:
+    """`new`, a container just validated whole (from the text's value, as its model says:
+    its validators see the raw value), with each entry equal to the one `shown` already
+    showed there replaced by that very object: a finished item, validated once when it
+    completed, stays the same object in every later read. One level deep (an entry kept is
+    kept whole); a model's fields are swapped in its `__dict__`, as equal values."""
+    if new is shown:
+        return new
+    kind = type(new)
+    if kind is list:
+        if type(shown) is list and len(shown) == len(new):
+            for index, old in enumerate(shown):
+                value = new[index]
+                if value is not old and type(value) is type(old) and value == old:
+                    new[index] = old
+        return new
+    if kind is dict:
+        entries = new
+    elif kind is type(shown) and isinstance(getattr(kind, "model_fields", None), dict):
+        entries = new.__dict__
+        shown = shown.__dict__
+    else:
+        return new
+    if type(shown) is dict:
+        for key, old in shown.items():
+            value = entries.get(key, _ABSENT)
+            if value is not old and type(value) is type(old) and value == old:
+                entries[key] = old
+    return new
+
+
+_ABSENT = object()
 
 
 def completed_value(schema: Schema, tokens: tuple[Any, ...], value: Any) -> Any:
@@ -180,18 +237,41 @@ class _Plan:
     """How values of one type are shown: `kind`, the validator of a complete value, and for
     containers the plan of their items (made on first use: models may be recursive)."""
 
-    __slots__ = ("_item", "_item_type", "_plans", "fields", "kind", "model", "validate")
+    __slots__ = (
+        "_annotation",
+        "_item",
+        "_item_type",
+        "_plans",
+        "fields",
+        "kind",
+        "model",
+        "validate",
+    )
 
     def __init__(
-        self, kind: int, validate: Callable[[Any], Any], plans: dict[Any, _Plan], item: Any
+        self,
+        kind: int,
+        annotation: Any,
+        validate: Callable[[Any], Any] | None,
+        plans: dict[Any, _Plan],
+        item: Any,
     ) -> None:
         self.kind = kind
-        self.validate = validate
+        self._annotation = annotation
+        # `validate(raw)`: the complete value validated as the type (pydantic's
+        # `TypeAdapter(annotation).validate_python`, made on first use)
+        self.validate: Callable[[Any], Any] = validate or self._first_validate
         self._plans = plans
         self._item_type = item
         self._item: _Plan | None = None
         self.model: Any = None
         self.fields: dict[str, _Field] = {}
+
+    def _first_validate(self, value: Any) -> Any:
+        from pydantic import TypeAdapter
+
+        validate = self.validate = TypeAdapter(self._annotation).validate_python
+        return validate(value)
 
     @property
     def item(self) -> _Plan:
@@ -212,39 +292,45 @@ class _Plan:
         setattr_(made, "__pydantic_private__", {} if private else None)
         return made
 
-    def node(self, path: str, source: Any) -> Any:
-        """The node that shows `source`, a container still arriving at `path`."""
+    def node(self, path: str, source: Any, depth: int) -> Any:
+        """The node that shows `source`, a container still arriving at `path`, `depth`
+        steps below the root."""
         if self.kind == _MODEL and type(source) is dict:
-            return _ModelNode(self, path, source)
+            return _ModelNode(self, path, source, depth)
         if self.kind == _LIST and type(source) is list:
-            return _ListNode(self, path, source)
+            return _ListNode(self, path, source, depth)
         if self.kind == _DICT and type(source) is dict:
-            return _DictNode(self, path, source)
+            return _DictNode(self, path, source, depth)
         return _Raw(source)  # not the type's shape (a loose schema): shown as it is
 
 
 class _Field:
-    """One field of a model: its attribute, its JSON Pointer token, its plan, and its check."""
+    """One field of a model: its attribute, its JSON Pointer token, its plan, and its check
+    (`assign(done, name, raw)`: the value validated as its model validates the field, given
+    the fields complete before it; see `_field_assigner`)."""
 
-    __slots__ = ("_annotation", "_plan", "_plans", "name", "token", "validate")
+    __slots__ = ("_annotation", "_plan", "_plans", "assign", "name", "token")
 
-    def __init__(self, name: str, token: str, annotation: Any, plans: dict[Any, _Plan]) -> None:
+    def __init__(
+        self,
+        name: str,
+        token: str,
+        annotation: Any,
+        plans: dict[Any, _Plan],
+        assign: Callable[[dict[str, Any], str, Any], Any],
+    ) -> None:
         self.name = name
         self.token = "/" + escape_token(token)
         self._annotation = annotation
         self._plans = plans
         self._plan: _Plan | None = None
-        self.validate: Callable[[dict[str, Any], Any], Any] = _unchecked
+        self.assign = assign
 
     @property
     def plan(self) -> _Plan:
         if self._plan is None:
             self._plan = _plan(self._annotation, self._plans)
         return self._plan
-
-
-def _unchecked(data: dict[str, Any], value: Any) -> Any:  # pragma: no cover - replaced
-    return value
 
 
 def _plan(annotation: Any, plans: dict[Any, _Plan], validate: Any = None) -> _Plan:
@@ -255,12 +341,10 @@ def _plan(annotation: Any, plans: dict[Any, _Plan], validate: Any = None) -> _Pl
         found = None
     if found is not None:
         return found
-    if validate is None:
-        validate = _lazy_validator(annotation)
     shape = _shape(annotation)
     model = _model_class(shape)
     if model is not None:
-        plan = _Plan(_MODEL, validate, plans, None)
+        plan = _Plan(_MODEL, annotation, validate, plans, None)
         plan.model = model
         _remember(plans, annotation, plan)
         plan.fields = _fields(model, plans)
@@ -268,11 +352,11 @@ def _plan(annotation: Any, plans: dict[Any, _Plan], validate: Any = None) -> _Pl
         origin = typing.get_origin(shape)
         args = typing.get_args(shape)
         if origin in (list, typing.List) or (origin is None and shape is list):  # noqa: UP006
-            plan = _Plan(_LIST, validate, plans, args[0] if args else Any)
+            plan = _Plan(_LIST, annotation, validate, plans, args[0] if args else Any)
         elif origin in (dict, typing.Dict) and (not args or args[0] is str):  # noqa: UP006
-            plan = _Plan(_DICT, validate, plans, args[1] if args else Any)
+            plan = _Plan(_DICT, annotation, validate, plans, args[1] if args else Any)
         else:
-            plan = _Plan(_OPAQUE, validate, plans, None)
+            plan = _Plan(_OPAQUE, annotation, validate, plans, None)
         _remember(plans, annotation, plan)
     return plan
 
@@ -305,20 +389,6 @@ def _model_class(shape: Any) -> Any:
     return None
 
 
-def _lazy_validator(annotation: Any) -> Callable[[Any], Any]:
-    """`TypeAdapter(annotation).validate_python`, made on first use."""
-    made: list[Callable[[Any], Any]] = []
-
-    def validate(value: Any) -> Any:
-        if not made:
-            from pydantic import TypeAdapter
-
-            made.append(TypeAdapter(annotation).validate_python)
-        return made[0](value)
-
-    return validate
-
-
 def _fields(model: Any, plans: dict[Any, _Plan]) -> dict[str, _Field]:
     """The model's fields by JSON key, each checked by the model's own field validators."""
     assign = _field_assigner(model)
@@ -326,9 +396,7 @@ def _fields(model: Any, plans: dict[Any, _Plan]) -> dict[str, _Field]:
     for name, info in model.model_fields.items():
         key = info.validation_alias if isinstance(info.validation_alias, str) else None
         key = key or info.alias or name
-        field = _Field(name, key, _field_annotation(info), plans)
-        field.validate = _field_validator(assign, name)
-        fields[key] = field
+        fields[key] = _Field(name, key, _field_annotation(info), plans, assign)
     return fields
 
 
@@ -338,15 +406,6 @@ def _field_annotation(info: Any) -> Any:
         args = (info.annotation, *metadata)
         return typing.Annotated[args]  # type: ignore[valid-type]
     return info.annotation
-
-
-def _field_validator(
-    assign: Callable[[dict[str, Any], str, Any], Any], name: str
-) -> Callable[[dict[str, Any], Any], Any]:
-    def validate(data: dict[str, Any], value: Any) -> Any:
-        return assign(data, name, value)[0][name]
-
-    return validate
 
 
 def _field_assigner(model: Any) -> Callable[[dict[str, Any], str, Any], Any]:
@@ -410,17 +469,24 @@ class _Raw:
 
 
 class _Entry:
-    """The one entry of a container that may still be arriving: its key or index, path,
-    plan, field (of a model), and the node showing it while it is a container."""
+    """The one entry of a container that may still be arriving: its container, key or
+    index, plan, field (of a model), and the node showing it while it is a container. Its
+    path in the document is made only when asked (an error, a node of its own)."""
 
-    __slots__ = ("field", "key", "node", "path", "plan")
+    __slots__ = ("field", "key", "node", "parent", "plan")
 
-    def __init__(self, key: Any, path: str, plan: _Plan, field: _Field | None) -> None:
+    def __init__(self, parent: _Node, key: Any, plan: _Plan, field: _Field | None) -> None:
+        self.parent = parent
         self.key = key
-        self.path = path
         self.plan = plan
         self.field = field
         self.node: Any = None
+
+    @property
+    def path(self) -> str:
+        field = self.field
+        token = field.token if field is not None else "/" + escape_token(str(self.key))
+        return self.parent.path + token
 
 
 class _Node:
@@ -428,12 +494,14 @@ class _Node:
     ever extends the last one), so `sync` settles the ones a new entry followed and returns
     the last, which the walk follows."""
 
-    __slots__ = ("count", "open", "out", "path", "plan", "source")
+    __slots__ = ("count", "depth", "open", "out", "path", "plan", "source")
+    out: Any  # what the partial shows of it (each kind of node makes its own)
 
-    def __init__(self, plan: _Plan, path: str, source: Any) -> None:
+    def __init__(self, plan: _Plan, path: str, source: Any, depth: int) -> None:
         self.plan = plan
         self.path = path
         self.source = source
+        self.depth = depth
         self.count = 0  # entries of `source` seen
         self.open: _Entry | None = None
 
@@ -442,27 +510,38 @@ class _Node:
         raise NotImplementedError
 
     def settle(self, raw: Any) -> None:
-        """The open entry is complete: show it validated."""
+        """The open entry is complete: show it validated (a container validated as a whole,
+        as its model says, keeping the finished items it showed: see `_kept`)."""
         entry = self.open
         assert entry is not None
-        self.put(entry, self.validated(entry, raw), True)
+        value = self.validated(entry, raw)
+        if entry.node is not None:
+            value = _kept(value, entry.node.out)
+        self.put(entry, value, True)
         self.open = None
 
     def validated(self, entry: _Entry, raw: Any) -> Any:
         """A complete entry validated; pydantic's refusal as a `SchemaViolation` at its path
         in the document (its `__cause__` the `ValidationError`), as `close()` raises it."""
         try:
-            return self.check(entry, raw)
+            return entry.plan.validate(raw)
         except ValueError as error:
-            if type(error).__name__ != "ValidationError":
-                raise
-            raise _violation(error, entry.path) from error
-
-    def check(self, entry: _Entry, raw: Any) -> Any:
-        return entry.plan.validate(raw)
+            raise _refused(error, entry) from error
 
     def put(self, entry: _Entry, value: Any, final: bool) -> None:
         raise NotImplementedError
+
+    def slot(self, entry: _Entry) -> tuple[Any, Any]:
+        """Where the entry, once `put`, is shown: `shown[slot]`."""
+        return self.out, entry.key
+
+
+def _refused(error: ValueError, entry: _Entry) -> ValueError:
+    """What a validator's `error` about `entry` raises: pydantic's refusal as a
+    `SchemaViolation` at the entry's path, anything else as it is."""
+    if type(error).__name__ != "ValidationError":
+        return error
+    return _violation(error, entry.path)
 
 
 class _KeyedNode(_Node):
@@ -473,13 +552,17 @@ class _KeyedNode(_Node):
     def sync(self) -> _Entry | None:
         source = self.source
         count = len(source)
-        if count == self.count:
+        new = count - self.count
+        if not new:
             return self.open
-        keys = list(islice(reversed(source), count - self.count))
-        keys.reverse()
         self.count = count
         if self.open is not None:  # an entry began after it: it is complete
             self.settle(source[self.open.key])
+        if new == 1:  # most often: one entry began since the last read
+            last = self.open = self.entry(next(reversed(source)))
+            return last
+        keys = list(islice(reversed(source), new))
+        keys.reverse()
         last = None
         for key in keys:
             if last is not None:
@@ -493,23 +576,31 @@ class _KeyedNode(_Node):
 
 
 class _ModelNode(_KeyedNode):
-    __slots__ = ("data", "done", "fields_set")
+    __slots__ = ("data", "done", "fields", "fields_set")
 
-    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
-        super().__init__(plan, path, source)
+    def __init__(self, plan: _Plan, path: str, source: dict[str, Any], depth: int) -> None:
+        super().__init__(plan, path, source, depth)
         self.out = plan.blank()
         self.data = self.out.__dict__
         self.fields_set = self.out.__pydantic_fields_set__
+        self.fields = plan.fields
         self.done: dict[str, Any] = {}  # the fields complete and validated, for `info.data`
 
     def entry(self, key: str) -> _Entry | None:
-        field = self.plan.fields.get(key)
+        field = self.fields.get(key)
         if field is None:
             return None  # not a field of the model (extra keys are left to validation)
-        return _Entry(key, self.path + field.token, field.plan, field)
+        return _Entry(self, key, field.plan, field)
 
-    def check(self, entry: _Entry, raw: Any) -> Any:
-        return entry.field.validate(self.done, raw)  # type: ignore[union-attr]
+    def validated(self, entry: _Entry, raw: Any) -> Any:
+        name = entry.field.name  # type: ignore[union-attr]
+        try:
+            return entry.field.assign(self.done, name, raw)[0][name]  # type: ignore[union-attr]
+        except ValueError as error:
+            raise _refused(error, entry) from error
+
+    def slot(self, entry: _Entry) -> tuple[Any, Any]:
+        return self.data, entry.field.name  # type: ignore[union-attr]
 
     def put(self, entry: _Entry | None, value: Any, final: bool) -> None:
         if entry is None:
@@ -524,13 +615,12 @@ class _ModelNode(_KeyedNode):
 class _DictNode(_KeyedNode):
     __slots__ = ()
 
-    def __init__(self, plan: _Plan, path: str, source: dict[str, Any]) -> None:
-        super().__init__(plan, path, source)
+    def __init__(self, plan: _Plan, path: str, source: dict[str, Any], depth: int) -> None:
+        super().__init__(plan, path, source, depth)
         self.out: dict[str, Any] = {}
 
     def entry(self, key: str) -> _Entry | None:
-        token = "/" + escape_token(key)
-        return _Entry(key, self.path + token, self.plan.item, None)
+        return _Entry(self, key, self.plan.item, None)
 
     def put(self, entry: _Entry | None, value: Any, final: bool) -> None:
         if entry is not None:
@@ -540,8 +630,8 @@ class _DictNode(_KeyedNode):
 class _ListNode(_Node):
     __slots__ = ()
 
-    def __init__(self, plan: _Plan, path: str, source: list[Any]) -> None:
-        super().__init__(plan, path, source)
+    def __init__(self, plan: _Plan, path: str, source: list[Any], depth: int) -> None:
+        super().__init__(plan, path, source, depth)
         self.out: list[Any] = []
 
     def sync(self) -> _Entry | None:
@@ -557,12 +647,11 @@ class _ListNode(_Node):
         if self.open is not None:  # an item began after it: it is complete
             self.settle(source[self.open.key])
         for index in range(self.count, count - 1):
-            entry = _Entry(index, f"{self.path}/{index}", item, None)
-            out.append(self.validated(entry, source[index]))
+            out.append(self.validated(_Entry(self, index, item, None), source[index]))
         self.count = count
         if not count:
             return None
-        self.open = _Entry(count - 1, f"{self.path}/{count - 1}", item, None)
+        self.open = _Entry(self, count - 1, item, None)
         return self.open
 
     def put(self, entry: _Entry, value: Any, final: bool) -> None:
