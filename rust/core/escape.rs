@@ -1,9 +1,9 @@
 //! JSON's string escapes, the code points they make and JSON Pointer's escaping of a key,
 //! written once for every reader of JSON text in the crate: the streaming machine
 //! (`machine.rs`, which reads a `\u` escape a digit at a time, so it uses the pieces), the
-//! one-shot scanner (`scanner.rs`), the schema's scanner (`schema/scanner.rs`), the envelope's
-//! literal reader (`rust/envelope`), and the change events' pointers (`rust/python/
-//! changes.rs`). Twin: `src/jsondrip/twin/escape.py` (and `_changes.escape_token`).
+//! one-shot scanner (`scanner.rs`), the envelope's literal reader (`rust/envelope`), and the
+//! change events' pointers (`rust/python/changes.rs`). Twin: `src/jsondrip/twin/escape.py`
+//! (and `_changes.escape_token`).
 
 /// The byte a one-letter escape (`\n`, `\"`...) stands for; None for any other letter (`u`
 /// included: its four hex digits follow).

@@ -322,6 +322,10 @@ pub struct Machine {
     /// Where the document ended in the fragment being read: the byte index of the first
     /// character after it that is not whitespace (the machine read no further).
     pub(crate) end: Option<usize>,
+    /// For a sink that takes events (`Sink::EVENTS`): the last byte index of the fragment
+    /// being read whose character position was asked, and how many characters precede it
+    /// there, so that each event counts on from the last (`char_at`).
+    cursor: (usize, u64),
 }
 
 type Step = Result<State, Halt>;
@@ -359,6 +363,7 @@ impl Machine {
             literal_len: 0,
             stop_at_end: false,
             end: None,
+            cursor: (0, 0),
         }
     }
 
@@ -500,6 +505,20 @@ impl Machine {
         }
     }
 
+    /// The character position of byte `i` of the fragment being read, for an event: events
+    /// come in the text's order, so each counts on from the last one (a whole fragment costs
+    /// one count); an earlier byte (a lone surrogate's escape) is counted from the start.
+    fn char_at(&mut self, i: usize, chunk: &[u8]) -> u64 {
+        let (from, chars) = self.cursor;
+        let chars = if i >= from {
+            chars + count_chars(&chunk[from..i])
+        } else {
+            count_chars(&chunk[..i])
+        };
+        self.cursor = (i, chars);
+        self.offset + chars
+    }
+
     /// Every syntax error leaves the machine here. The twin's counterpart is `reject`, which
     /// also names the error site (`errors.Site`) so that PyPy's table (twin/pypy.py, a
     /// dialect the native backend never serves) can word and place it otherwise; the sites
@@ -517,6 +536,16 @@ impl Machine {
     }
 
     fn begin_value<S: Sink>(&mut self, b: u8, i: usize, chunk: &[u8], sink: &mut S) -> Step {
+        let step = self.value_step(b, i, chunk, sink)?;
+        if S::EVENTS {
+            let pos = self.char_at(i, chunk);
+            sink.value_begins(b, pos);
+        }
+        Ok(step)
+    }
+
+    /// `begin_value`'s transition.
+    fn value_step<S: Sink>(&mut self, b: u8, i: usize, chunk: &[u8], sink: &mut S) -> Step {
         match b {
             b'"' => {
                 self.token_start = Mark::Byte(i);
@@ -577,9 +606,14 @@ impl Machine {
         }
     }
 
-    fn end_container<S: Sink>(&mut self, sink: &mut S) -> State {
+    /// `}` or `]` at byte `i`.
+    fn end_container<S: Sink>(&mut self, i: usize, chunk: &[u8], sink: &mut S) -> State {
         self.stack.pop();
         sink.end_container();
+        if S::EVENTS {
+            let pos = self.char_at(i, chunk);
+            sink.container_ends(pos);
+        }
         self.after_value()
     }
 
@@ -593,8 +627,12 @@ impl Machine {
         }
     }
 
-    fn end_number<S: Sink>(&mut self, sink: &mut S) -> Step {
+    /// The number is complete: at `pos`, the character after it (or the stream's end).
+    fn end_number<S: Sink>(&mut self, pos: u64, sink: &mut S) -> Step {
         sink.atom(self.number_atom())?;
+        if S::EVENTS {
+            sink.atom_ends(self.number_atom(), pos);
+        }
         Ok(self.after_value())
     }
 
@@ -610,21 +648,39 @@ impl Machine {
         )
     }
 
-    fn push_lone_high(&mut self) {
+    /// The high surrogate held found no low half: it is kept alone.
+    fn push_lone_high<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) {
+        let from = self.scratch.len();
         push_wtf8(&mut self.scratch, self.high);
         self.high = 0;
         self.string_surrogates = true;
         self.string_dirty = true;
+        if S::EVENTS {
+            // Its escape is the last one ended: at `escape_end` - 1.
+            let end = match self.escape_end {
+                Some(Mark::Byte(k)) => self.char_at(k, chunk),
+                Some(Mark::Char(c)) => c,
+                None => unreachable!("a high surrogate came from an escape"),
+            };
+            sink.string_text(&self.scratch[from..], end - 1, false, false);
+        }
     }
 
-    /// Four hex digits read: a character, a held-back high surrogate, or a pair.
-    fn end_escape(&mut self, mut code: u32) -> State {
+    /// Four hex digits read, the last at byte `i - 1`: a character, a held-back high
+    /// surrogate, or a pair.
+    fn end_escape<S: Sink>(
+        &mut self,
+        mut code: u32,
+        i: usize,
+        chunk: &[u8],
+        sink: &mut S,
+    ) -> State {
         if self.high != 0 {
             if is_low_surrogate(code) {
                 code = join_surrogates(self.high, code);
                 self.high = 0;
             } else {
-                self.push_lone_high();
+                self.push_lone_high(chunk, sink);
             }
         }
         if is_high_surrogate(code) {
@@ -634,8 +690,13 @@ impl Machine {
         if is_low_surrogate(code) {
             self.string_surrogates = true;
         }
+        let from = self.scratch.len();
         push_wtf8(&mut self.scratch, code);
         self.string_dirty = true;
+        if S::EVENTS {
+            let pos = self.char_at(i - 1, chunk);
+            sink.string_text(&self.scratch[from..], pos, false, false);
+        }
         State::String
     }
 
@@ -650,6 +711,9 @@ impl Machine {
 
     /// Read one fragment of whole code points. `wtf8` says it may hold lone surrogates.
     pub fn feed<S: Sink>(&mut self, chunk: &[u8], wtf8: bool, sink: &mut S) -> Result<(), Halt> {
+        if S::EVENTS {
+            self.cursor = (0, 0);
+        }
         let mut state = self.state;
         let result = self.run(&mut state, chunk, wtf8, sink);
         self.state = state;
@@ -692,7 +756,7 @@ impl Machine {
                 s if s.is_structural() => self.read_structure(state, chunk, i, sink)?,
                 State::Number => self.read_number(state, chunk, i, sink)?,
                 State::Literal => self.read_literal(state, chunk, i, sink)?,
-                _ => self.read_escape(state, chunk, i)?,
+                _ => self.read_escape(state, chunk, i, sink)?,
             };
         }
         Ok(())
@@ -716,6 +780,10 @@ impl Machine {
         if wtf8 && j > start {
             self.string_surrogates = true;
         }
+        if S::EVENTS && j > start {
+            let pos = self.char_at(start, chunk);
+            sink.string_text(&chunk[start..j], pos, true, j < n && chunk[j] == b'"');
+        }
         if j == n {
             if j > start {
                 self.scratch.extend_from_slice(&chunk[start..j]);
@@ -725,6 +793,10 @@ impl Machine {
         }
         match chunk[j] {
             b'"' => {
+                if S::EVENTS {
+                    let pos = self.char_at(j, chunk);
+                    sink.string_ends(pos);
+                }
                 let surrogates = self.string_surrogates;
                 *state = if self.scratch.is_empty() {
                     let text = Str {
@@ -800,7 +872,9 @@ impl Machine {
         let unexpected = |m: &Self| Err(m.syntax(expecting(s), m.resolve(Mark::Byte(i), chunk)));
         Ok(match (s, b) {
             (State::Value, _) => self.begin_value(b, i, chunk, sink)?,
-            (State::ArrayFirst, b']') | (State::ArrayNext, b']') => self.end_container(sink),
+            (State::ArrayFirst, b']') | (State::ArrayNext, b']') => {
+                self.end_container(i, chunk, sink)
+            }
             (State::ArrayFirst, _) => self.begin_value(b, i, chunk, sink)?,
             (State::ArrayNext | State::ObjectNext, b',') => {
                 if self.dialect.trailing_comma {
@@ -814,13 +888,19 @@ impl Machine {
                     State::ObjectKey
                 }
             }
-            (State::ObjectFirst, b'}') | (State::ObjectNext, b'}') => self.end_container(sink),
+            (State::ObjectFirst, b'}') | (State::ObjectNext, b'}') => {
+                self.end_container(i, chunk, sink)
+            }
             (State::ObjectColon, b':') => State::Value,
             (State::ObjectFirst | State::ObjectKey, b'"') => {
                 self.token_start = Mark::Byte(i);
                 self.in_key = true;
                 self.scratch.clear();
                 self.string_surrogates = false;
+                if S::EVENTS {
+                    let pos = self.char_at(i, chunk);
+                    sink.key_begins(pos);
+                }
                 State::String
             }
             (State::ObjectKey, b'}') if self.dialect.trailing_comma => {
@@ -866,7 +946,8 @@ impl Machine {
             } else if !sub.accepting() {
                 return Err(self.number_error(chunk));
             } else {
-                *state = self.end_number(sink)?;
+                let pos = if S::EVENTS { self.char_at(i, chunk) } else { 0 };
+                *state = self.end_number(pos, sink)?;
             }
         }
         Ok(i)
@@ -888,7 +969,12 @@ impl Machine {
             self.literal_len += 1;
             i += 1;
             if self.literal_len as usize == self.literal.len() {
-                sink.atom(literal_value(self.literal))?;
+                let value = literal_value(self.literal);
+                sink.atom(value)?;
+                if S::EVENTS {
+                    let pos = self.char_at(i - 1, chunk);
+                    sink.atom_ends(value, pos);
+                }
                 *state = self.after_value();
             }
         }
@@ -897,11 +983,12 @@ impl Machine {
 
     /// The string's other states: `Escape`, `Unicode` (four hex digits), and after a high
     /// surrogate `SurrogateBackslash` and `SurrogateU` (looking for its low half's `\u`).
-    fn read_escape(
+    fn read_escape<S: Sink>(
         &mut self,
         state: &mut State,
         chunk: &[u8],
         mut i: usize,
+        sink: &mut S,
     ) -> Result<usize, Halt> {
         while i < chunk.len() && state.in_string() && *state != State::String {
             let b = chunk[i];
@@ -919,6 +1006,10 @@ impl Machine {
                         };
                         self.scratch.push(decoded);
                         self.string_dirty = true;
+                        if S::EVENTS {
+                            let pos = self.char_at(i - 1, chunk);
+                            sink.string_text(&[decoded], pos, false, false);
+                        }
                         State::String
                     }
                 }
@@ -933,8 +1024,11 @@ impl Machine {
                     if self.hex_len < 4 {
                         continue;
                     }
+                    // The escape before this one is still `escape_end` while it is ended: a
+                    // lone high surrogate it held is placed there.
+                    let next = self.end_escape(self.hex, i, chunk, sink);
                     self.escape_end = Some(Mark::Byte(i));
-                    self.end_escape(self.hex)
+                    next
                 }
                 State::SurrogateBackslash if b == b'\\' => {
                     i += 1;
@@ -949,11 +1043,11 @@ impl Machine {
                 // No low half: keep the lone surrogate; b is string content, or the letter
                 // of another escape.
                 State::SurrogateBackslash => {
-                    self.push_lone_high();
+                    self.push_lone_high(chunk, sink);
                     State::String
                 }
                 _ => {
-                    self.push_lone_high();
+                    self.push_lone_high(chunk, sink);
                     State::Escape
                 }
             };
@@ -1007,7 +1101,7 @@ impl Machine {
                 // Cut inside a container: the number may be cut too, so it is never shown.
                 return Err(self.syntax(expecting(self.after_value()), end));
             }
-            self.state = self.end_number(sink)?;
+            self.state = self.end_number(end, sink)?;
         }
         let state = self.state;
         let token_start = self.resolve(self.token_start, b"");

@@ -5,7 +5,7 @@
 //! - [`number`]: a long number shown while it arrives, read once (jiter mode).
 //! - [`stream`]: bytes in any chunking (UTF-8 decoding, BOM, `max_size`, sticky errors).
 //! - [`sink`]: the events the machine emits, implemented by whoever builds values.
-//! - [`schema`]: the schema check of a stream, on the text the machine accepted.
+//! - [`schema`]: the schema check of a stream, fed the machine's positioned events.
 //! - [`value`]: a plain Rust value tree built from those events.
 //! - [`scanner`]: a pull scanner over one whole document, the fast path of `loads` (with
 //!   `float`, decimal digits to f64, and its table `pow5_table`).

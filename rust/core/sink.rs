@@ -1,5 +1,6 @@
-//! What the machine tells the value builder. Twin: the method calls on
-//! `src/jsondrip/twin/builder.py`'s `Builder`.
+//! What the machine tells the value builder, and, when a check rides on it, where each token
+//! begins and ends. Twin: the method calls on `src/jsondrip/twin/builder.py`'s `Builder`
+//! (the events: `src/jsondrip/twin/schema/checked.py`'s `CheckedSink`).
 
 /// Why the sink could not take an event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,8 +62,36 @@ pub trait Sink {
     fn show_tentative(&mut self, atom: Atom) -> Result<(), Stop>;
     /// jiter mode: take back the number shown, restoring what its key held before.
     fn hide_tentative(&mut self) -> Result<(), Stop>;
-    /// The machine read all of `text` (whole code points, WTF-8): the schema check reads it
-    /// next. Nothing to do for a sink that only builds.
+
+    // -- positioned events, for a sink that checks as it builds (the schema check) ----------
+    // Positions are in characters from the stream's start. The machine works them out and
+    // sends these only when `EVENTS` is set: a sink that only builds pays nothing for them
+    // (the constant is read at compile time, once per token site). A check's failure is the
+    // sink's to keep: the machine reads on, so that a syntax error later in the same
+    // fragment comes first, as json reads the text before anything checks it.
+
+    /// The sink takes the positioned events below.
+    const EVENTS: bool = false;
+    /// A value begins at `pos` with the character `first` (`"`, `{`, `[`, `-`, a digit, or a
+    /// literal's first letter: it settles the value's JSON type).
     #[inline]
-    fn accepted(&mut self, _text: &[u8]) {}
+    fn value_begins(&mut self, _first: u8, _pos: u64) {}
+    /// An object's key begins: its opening quote at `pos`.
+    #[inline]
+    fn key_begins(&mut self, _pos: u64) {}
+    /// More content of the string or key being read, decoded (UTF-8, or WTF-8 for a lone
+    /// surrogate): a plain run that begins at `start` (`plain`; `closes` when the closing
+    /// quote follows it), or the character of one escape that ends at `start`.
+    #[inline]
+    fn string_text(&mut self, _piece: &[u8], _start: u64, _plain: bool, _closes: bool) {}
+    /// The closing quote at `pos` of a string or key.
+    #[inline]
+    fn string_ends(&mut self, _pos: u64) {}
+    /// A number or literal is complete, `pos` where that became certain: the character after
+    /// a number (the stream's end after a root number), a literal's last letter.
+    #[inline]
+    fn atom_ends(&mut self, _atom: Atom, _pos: u64) {}
+    /// `}` or `]` at `pos`.
+    #[inline]
+    fn container_ends(&mut self, _pos: u64) {}
 }

@@ -256,7 +256,6 @@ impl Stream {
             let (line, column) = self.machine.locate(pos);
             self.end = Some(Box::new((pos, line, column)));
         }
-        sink.accepted(text);
         self.remember(text);
         if let Some(limit) = over {
             return Err(self.fail(ErrorKind::MaxSize(limit), limit, b"", None));

@@ -371,6 +371,121 @@ fn open_depth_counts_the_values_still_arriving_on_the_last_path() {
 fn open_stream_sizes() {
     use crate::core::machine::Machine;
     use crate::core::stream::Stream;
-    assert_eq!(std::mem::size_of::<Machine>(), 256);
-    assert_eq!(std::mem::size_of::<Stream>(), 344);
+    assert_eq!(std::mem::size_of::<Machine>(), 272); // 16 of them the events' cursor (`char_at`)
+    assert_eq!(std::mem::size_of::<Stream>(), 360);
+}
+
+/// The positioned events a checking sink gets (`Sink::EVENTS`), one line each; string content
+/// one character a line with its position, so that every split of the text gives the same
+/// lines (a plain run's characters follow on from its start).
+#[derive(Default)]
+struct Events(Vec<String>);
+
+impl super::Sink for Events {
+    const EVENTS: bool = true;
+
+    fn begin_container(&mut self, _: bool) -> Result<(), super::Stop> {
+        Ok(())
+    }
+    fn end_container(&mut self) {}
+    fn set_key(&mut self, _: super::Str) -> Result<(), super::Stop> {
+        Ok(())
+    }
+    fn string(&mut self, _: super::Str, _: bool) -> Result<(), super::Stop> {
+        Ok(())
+    }
+    fn atom(&mut self, _: super::Atom) -> Result<(), super::Stop> {
+        Ok(())
+    }
+    fn show_tentative(&mut self, _: super::Atom) -> Result<(), super::Stop> {
+        Ok(())
+    }
+    fn hide_tentative(&mut self) -> Result<(), super::Stop> {
+        Ok(())
+    }
+
+    fn value_begins(&mut self, first: u8, pos: u64) {
+        self.0.push(format!("value {} {pos}", first as char));
+    }
+    fn key_begins(&mut self, pos: u64) {
+        self.0.push(format!("key {pos}"));
+    }
+    fn string_text(&mut self, piece: &[u8], start: u64, plain: bool, _closes: bool) {
+        // WTF-8 for a lone surrogate: shown by its bytes
+        let text = String::from_utf8(piece.to_vec()).unwrap_or_else(|_| format!("{piece:x?}"));
+        if plain {
+            for (k, c) in text.chars().enumerate() {
+                self.0.push(format!("char {c} {}", start + k as u64));
+            }
+        } else {
+            self.0.push(format!("escape {text} {start}"));
+        }
+    }
+    fn string_ends(&mut self, pos: u64) {
+        self.0.push(format!("end string {pos}"));
+    }
+    fn atom_ends(&mut self, atom: super::Atom, pos: u64) {
+        self.0.push(format!("end {atom:?} {pos}"));
+    }
+    fn container_ends(&mut self, pos: u64) {
+        self.0.push(format!("end container {pos}"));
+    }
+}
+
+fn events(chunks: &[&[u8]]) -> Vec<String> {
+    let mut stream = Stream::new(Mode::Stable, 1024, None);
+    let mut sink = Events::default();
+    for chunk in chunks {
+        stream.feed_bytes(chunk, &mut sink).expect("valid JSON");
+    }
+    stream.close(&mut sink).expect("a complete document");
+    sink.0
+}
+
+#[test]
+fn a_checking_sink_gets_every_token_positioned_in_characters_whatever_the_split() {
+    let text = r#"{"é": [1.5, "a\n\u00e9\ud83d\ude00\ud800b\udc00", true,-Infinity], "k": {}}"#;
+    let whole = events(&[text.as_bytes()]);
+    let expected = [
+        "value { 0",
+        "key 1",
+        "char é 2",
+        "end string 3",
+        "value [ 6",
+        "value 1 7",
+        "end Float(\"1.5\") 10",
+        "value \" 12",
+        "char a 13",
+        "escape \n 15",
+        "escape é 21",
+        "escape 😀 33",
+        "escape [ed, a0, 80] 39",
+        "char b 40",
+        "escape [ed, b0, 80] 46",
+        "end string 47",
+        "value t 50",
+        "end True 53",
+        "value - 55",
+        "end NegInfinity 63",
+        "end container 64",
+        "key 67",
+        "char k 68",
+        "end string 69",
+        "value { 72",
+        "end container 73",
+        "end container 74",
+    ];
+    assert_eq!(whole, expected);
+    let bytes = text.as_bytes();
+    for cut in 1..bytes.len() {
+        assert_eq!(
+            events(&[&bytes[..cut], &bytes[cut..]]),
+            whole,
+            "cut at byte {cut}"
+        );
+    }
+    let singles: Vec<&[u8]> = bytes.chunks(1).collect();
+    assert_eq!(events(&singles), whole);
+    // a root number ends with the stream
+    assert_eq!(events(&[b"1", b"2"]), ["value 1 0", "end Int(\"12\") 2"]);
 }

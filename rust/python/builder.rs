@@ -127,6 +127,16 @@ fn check(py: Python<'_>, status: i32, b: &mut Builder) -> Result<(), Stop> {
 }
 
 impl<'py> PySink<'_, 'py> {
+    /// The interpreter this sink builds with.
+    pub fn py(&self) -> Python<'py> {
+        self.py
+    }
+
+    /// The value built so far (a check that compares complete values reads them there).
+    pub fn root(&self) -> Option<&Py<PyAny>> {
+        self.b.root.as_ref()
+    }
+
     pub(super) fn stop(&mut self, err: PyErr) -> Stop {
         self.b.error = Some(Box::new(err));
         Stop::Raised

@@ -12,7 +12,7 @@ use pyo3::{PyTraverseError, PyVisit};
 use super::builder::Builder;
 use super::changes::{Pending, PendingChanges};
 use super::configured::{configured, dialect_of, fresh_copy, missing};
-use super::schema::{SchemaCheck, Tapped};
+use super::schema::SchemaCheck;
 use crate::core::Sink;
 use crate::core::{Failure, Mode, ParseError, Stream};
 
@@ -77,7 +77,7 @@ pub struct NativeEngine {
     /// Boxed, as the rest of the rarely used state: an open stream's size is what a server
     /// holding many pays for each (#28).
     failed: Option<Box<Failed>>,
-    /// With `schema=`: the check of the text each read accepted.
+    /// With `schema=`: the check, fed the machine's events by the sink of each read.
     schema: Option<Box<SchemaCheck>>,
     /// `options.stop_at_end`: the stream stops at its document's end (`end`).
     stop_at_end: bool,
@@ -374,17 +374,20 @@ impl NativeEngine {
             schema.check_failed(py)?;
         }
         self.check_failed(py)?;
-        let mut sink = self.builder.sink(py);
-        if let Err(failure) = self.stream.close(&mut sink) {
+        let closed = match self.schema.as_mut() {
+            None => self.stream.close(&mut self.builder.sink(py)),
+            Some(schema) => self.stream.close(&mut schema.sink(self.builder.sink(py))),
+        };
+        if let Err(failure) = closed {
             return Err(self.failed(py, failure));
         }
-        if let Some(schema) = self.schema.as_mut() {
-            schema.close(py, self.builder.root.as_ref())?;
+        match self.schema.as_mut() {
+            Some(schema) => schema.end_read(py), // what waited for the end (a root number)
+            None => Ok(()),
         }
-        Ok(())
     }
 
-    /// Reads one fragment into the stream (and with `schema=`, checks what it accepted);
+    /// Reads one fragment into the stream (and with `schema=`, checks it as it goes);
     /// true when the document ended in it (with `stop_at_end`: `end_index` is set then).
     fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<bool> {
         if !self.stop_at_end || self.stream.end().is_some() {
@@ -407,38 +410,19 @@ impl NativeEngine {
             schema.check_failed(py)?;
         }
         self.check_failed(py)?;
-        let Some(schema) = self.schema.as_mut() else {
-            let result = feed_chunk(&mut self.stream, py, chunk, &mut self.builder.sink(py))?;
-            return result.map_err(|failure| self.failed(py, failure));
-        };
-        // A str read whole is checked as it is; other chunks (bytes cut anywhere, a BOM, lone
-        // surrogates), and any chunk of a stream that may stop inside it at its document's
-        // end, through what the stream handed the machine.
-        let direct = if self.stop_at_end {
-            None
-        } else {
-            chunk.cast::<PyString>().ok().and_then(|s| s.to_str().ok())
-        };
-        let result = match direct {
-            Some(text) => self
-                .stream
-                .feed_text(text.as_bytes(), false, &mut self.builder.sink(py)),
-            None => {
-                schema.accepted.clear();
-                let mut sink = Tapped {
-                    inner: self.builder.sink(py),
-                    text: &mut schema.accepted,
-                };
+        let result = match self.schema.as_mut() {
+            None => feed_chunk(&mut self.stream, py, chunk, &mut self.builder.sink(py))?,
+            Some(schema) => {
+                let mut sink = schema.sink(self.builder.sink(py));
                 feed_chunk(&mut self.stream, py, chunk, &mut sink)?
             }
         };
         if let Err(failure) = result {
             return Err(self.failed(py, failure));
         }
-        let schema = self.schema.as_mut().expect("checked above");
-        match direct {
-            Some(text) => schema.run(py, self.builder.root.as_ref(), Some(text.as_bytes())),
-            None => schema.run(py, self.builder.root.as_ref(), None),
+        match self.schema.as_mut() {
+            Some(schema) => schema.end_read(py),
+            None => Ok(()),
         }
     }
 }

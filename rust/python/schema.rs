@@ -1,17 +1,19 @@
 //! The schema check of a native stream: the core's checker (`crate::core::schema`) fed the
-//! text the machine accepted, its oracle answered by the callables the schema brings with its
-//! node table (`jsondrip.schema.table.HOOKS`: the same Python the twin calls), its violation
-//! raised as the `SchemaViolation` class given there, and the typed view (`progress`) read
-//! without walking the document. Twin: `src/jsondrip/twin/schema/` (`checked.py`).
+//! machine's positioned events by a sink that builds as it checks (`CheckedSink`), its oracle
+//! answered by the callables the schema brings with its node table
+//! (`jsondrip.schema.table.HOOKS`: the same Python the twin calls), its violation raised as
+//! the `SchemaViolation` class given there, and the typed view (`progress`) read without
+//! walking the document. Twin: `src/jsondrip/twin/schema/checked.py`.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use crate::core::schema::checker::{AtomText, Failure, Raised};
+use super::builder::PySink;
+use crate::core::schema::checker::{AtomText, Failure, Kind, Raised};
 use crate::core::schema::node::FastMap;
 use crate::core::schema::{
-    Bound as Limit, Checker, Enum, Evaluated, Fail, Node, Oracle, Scalar, Scanner, Seg, Shown,
+    Bound as Limit, Checker, Enum, Evaluated, Fail, Node, Oracle, Scalar, Seg, Shown, Violation,
 };
 use crate::core::{Atom, Sink, Stop, Str};
 
@@ -209,14 +211,15 @@ struct Pointer {
 /// The schema check riding on one `NativeEngine`.
 pub struct SchemaCheck {
     checker: Checker,
-    scanner: Scanner,
     /// The Python `Node`s in the table's order, for the oracle.
     nodes: Py<PyList>,
     hooks: Hooks,
     /// The violation, raised again (a fresh copy) by every later call.
     pub failure: Option<Py<PyAny>>,
-    /// The text the machine accepted during the current read.
-    pub accepted: Vec<u8>,
+    /// What stopped the check during the current read, raised once the machine has read the
+    /// whole fragment (a syntax error in it comes first): the `SchemaViolation` made (true),
+    /// or the exception the oracle raised (false).
+    stopped: Option<(PyErr, bool)>,
     pointer: Option<Pointer>,
     /// The last Progress made, with its state and value, returned again while they hold.
     last: Option<(State, usize, Py<PyAny>)>,
@@ -240,11 +243,10 @@ impl SchemaCheck {
         }
         Ok(SchemaCheck {
             checker: Checker::new(table),
-            scanner: Scanner::new(),
             nodes: nodes.unbind(),
             hooks: Hooks::new(&hooks)?,
             failure: None,
-            accepted: Vec::new(),
+            stopped: None,
             pointer: None,
             last: None,
             last_open: None,
@@ -261,66 +263,23 @@ impl SchemaCheck {
         }
     }
 
-    /// Checks the text the last read accepted: `text`, or else what the tap kept (`root`:
-    /// the live value, for the oracle).
-    pub fn run(
-        &mut self,
-        py: Python<'_>,
-        root: Option<&Py<PyAny>>,
-        text: Option<&[u8]>,
-    ) -> PyResult<()> {
-        self.check(py, root, text, false)
+    /// The sink of one read (a feed or the close): it builds as `inner` does and checks.
+    pub fn sink<'a, 'py>(&'a mut self, inner: PySink<'a, 'py>) -> CheckedSink<'a, 'py> {
+        self.stopped = None;
+        CheckedSink { inner, check: self }
     }
 
-    /// The stream ended complete: settle what waited for the end (a root number).
-    pub fn close(&mut self, py: Python<'_>, root: Option<&Py<PyAny>>) -> PyResult<()> {
-        self.check(py, root, None, true)
-    }
-
-    fn check(
-        &mut self,
-        py: Python<'_>,
-        root: Option<&Py<PyAny>>,
-        direct: Option<&[u8]>,
-        close: bool,
-    ) -> PyResult<()> {
-        let kept = std::mem::take(&mut self.accepted);
-        let text = direct.unwrap_or(&kept);
-        let mut oracle = PyOracle {
-            py,
-            nodes: self.nodes.bind(py),
-            hooks: &self.hooks,
-            root,
-            error: None,
-        };
-        let result = if close {
-            self.scanner.close(&mut self.checker, &mut oracle)
-        } else {
-            self.scanner.feed(text, &mut self.checker, &mut oracle)
-        };
-        let error = oracle.error.take();
-        self.accepted = kept;
-        self.accepted.clear();
-        match result {
-            Ok(()) => Ok(()),
-            Err(Fail::Raised) => {
-                Err(error.unwrap_or_else(|| PyValueError::new_err("the schema check failed")))
-            }
-            Err(Fail::Violation(v)) => {
-                let message =
-                    message(py, &self.hooks, root, &v.before, v.shown.as_ref(), &v.after)?;
-                let path = decode(py, &v.path)?;
-                let kwargs = PyDict::new(py);
-                kwargs.set_item("path", path)?;
-                kwargs.set_item("pos", v.pos)?;
-                kwargs.set_item("keyword", &v.keyword)?;
-                let violation = self
-                    .hooks
-                    .violation
-                    .bind(py)
-                    .call((message,), Some(&kwargs))?;
-                self.failure = Some(super::configured::fresh_copy(&violation).unbind());
-                Err(PyErr::from_value(violation))
+    /// The read went through (no syntax error): raise what stopped the check in it, a
+    /// violation kept to raise again.
+    pub fn end_read(&mut self, py: Python<'_>) -> PyResult<()> {
+        match self.stopped.take() {
+            None => Ok(()),
+            Some((error, violation)) => {
+                if violation {
+                    let copy = super::configured::fresh_copy(error.value(py));
+                    self.failure = Some(copy.unbind());
+                }
+                Err(error)
             }
         }
     }
@@ -526,6 +485,22 @@ fn message<'py>(
     PyString::new(py, "").call_method1("join", (parts,))
 }
 
+/// The `SchemaViolation` for the checker's violation (`root`: the live value).
+fn violation_error(
+    py: Python<'_>,
+    hooks: &Hooks,
+    root: Option<&Py<PyAny>>,
+    v: &Violation,
+) -> PyResult<PyErr> {
+    let message = message(py, hooks, root, &v.before, v.shown.as_ref(), &v.after)?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("path", decode(py, &v.path)?)?;
+    kwargs.set_item("pos", v.pos)?;
+    kwargs.set_item("keyword", &v.keyword)?;
+    let violation = hooks.violation.bind(py).call((message,), Some(&kwargs))?;
+    Ok(PyErr::from_value(violation))
+}
+
 /// The keywords that need Python values, answered by the schema's hooks (its
 /// `jsondrip.schema.complete` functions).
 struct PyOracle<'a, 'py> {
@@ -613,13 +588,53 @@ impl Oracle for PyOracle<'_, '_> {
     }
 }
 
-/// A sink that builds as `inner` does and keeps the text the machine accepted.
-pub struct Tapped<'t, S: Sink> {
-    pub inner: S,
-    pub text: &'t mut Vec<u8>,
+/// The sink of a read with a schema: it builds as `inner` does, and hands the machine's
+/// positioned events to the checker, asking the oracle with the value built so far. The
+/// first failure stops the check (`SchemaCheck::stopped`) but not the machine. Twin:
+/// `src/jsondrip/twin/schema/checked.py`'s `CheckedSink`.
+pub struct CheckedSink<'a, 'py> {
+    inner: PySink<'a, 'py>,
+    check: &'a mut SchemaCheck,
 }
 
-impl<S: Sink> Sink for Tapped<'_, S> {
+impl CheckedSink<'_, '_> {
+    /// Runs one event on the checker, unless the check stopped; keeps what stops it.
+    #[inline]
+    fn event(&mut self, run: impl FnOnce(&mut Checker, &mut dyn Oracle) -> Result<(), Fail>) {
+        if self.check.stopped.is_some() {
+            return;
+        }
+        let py = self.inner.py();
+        let check = &mut *self.check;
+        let root = self.inner.root();
+        let mut oracle = PyOracle {
+            py,
+            nodes: check.nodes.bind(py),
+            hooks: &check.hooks,
+            root,
+            error: None,
+        };
+        let stopped = match run(&mut check.checker, &mut oracle) {
+            Ok(()) => return,
+            Err(Fail::Raised) => oracle
+                .error
+                .take()
+                .unwrap_or_else(|| PyValueError::new_err("the schema check failed")),
+            Err(Fail::Violation(v)) => match violation_error(py, &check.hooks, root, &v) {
+                Ok(violation) => {
+                    check.stopped = Some((violation, true));
+                    return;
+                }
+                Err(error) => error,
+            },
+        };
+        check.stopped = Some((stopped, false));
+    }
+}
+
+impl Sink for CheckedSink<'_, '_> {
+    const EVENTS: bool = true;
+
     #[inline]
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
         self.inner.begin_container(object)
@@ -648,8 +663,24 @@ impl<S: Sink> Sink for Tapped<'_, S> {
     fn hide_tentative(&mut self) -> Result<(), Stop> {
         self.inner.hide_tentative()
     }
-    #[inline]
-    fn accepted(&mut self, text: &[u8]) {
-        self.text.extend_from_slice(text);
+
+    fn value_begins(&mut self, first: u8, pos: u64) {
+        let (kind, negative) = Kind::of_first(first);
+        self.event(|checker, oracle| checker.begin(kind, pos, negative, oracle));
+    }
+    fn key_begins(&mut self, pos: u64) {
+        self.event(|checker, _| checker.begin_key(pos));
+    }
+    fn string_text(&mut self, piece: &[u8], start: u64, plain: bool, closes: bool) {
+        self.event(|checker, _| checker.text(piece, start, plain, closes));
+    }
+    fn string_ends(&mut self, pos: u64) {
+        self.event(|checker, oracle| checker.end_string(pos, oracle));
+    }
+    fn atom_ends(&mut self, atom: Atom, pos: u64) {
+        self.event(|checker, oracle| checker.end_atom(AtomText::of(atom), pos, oracle));
+    }
+    fn container_ends(&mut self, pos: u64) {
+        self.event(|checker, oracle| checker.end_container(pos, oracle));
     }
 }

@@ -36,7 +36,7 @@ def test_a_fresh_engine_holds_no_buffers(backend: str) -> None:
         assert memory["keys"] == 0
         # The engine's own fixed state; the rarely used parts (an error, the jiter digest,
         # a schema check) are boxed. A regression guard on its size, not a target.
-        assert memory["object"] <= 720
+        assert memory["object"] <= 736  # 16 of it the schema events' cursor (rust/core/tests.rs)
     else:
         # Empty lists and an empty dict, no more.
         assert memory["buffers"] <= 8 * sys.getsizeof([True])

@@ -194,6 +194,23 @@ def test_after_a_decode_error_the_value_stays_readable(backend: str) -> None:
             call()
 
 
+@pytest.mark.parametrize("chunk", ["[1, x", b"[1, x", '[1, "a" 2'])
+def test_a_syntax_error_in_the_same_fragment_comes_before_a_violation(
+    backend: str, chunk: str | bytes
+) -> None:
+    """The machine reads the whole fragment before a violation in it is raised, so the text's
+    own error wins, as `json` reports it; a fragment that stops before it raises the
+    violation, where it is certain."""
+    schema = Schema({"type": "array", "items": {"type": "string"}})
+    with pytest.raises(jsondrip.JSONDecodeError) as error:
+        jsondrip.Parser(schema=schema, backend=backend).feed(chunk)
+    assert not isinstance(error.value, SchemaViolation)
+    assert error.value.pos == (4 if "x" in str(chunk) else 8)
+    with pytest.raises(SchemaViolation) as violation:
+        jsondrip.Parser(schema=schema, backend=backend).feed(chunk[:4])
+    assert (violation.value.pos, violation.value.path) == (1, "/0")
+
+
 def test_bytes_and_changes_give_the_same_answer(backend: str) -> None:
     text = '{"city": "Zürich", "units": ["C", "kelvin"]}'
     data = text.encode()

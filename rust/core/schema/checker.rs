@@ -17,6 +17,7 @@ use super::node::FastSet;
 
 use super::node::{Bound, Node, Scalar, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OBJECT, STRING};
 use super::numbers::{compare, is_integer, parse, Num};
+use crate::core::sink::Atom;
 use std::cmp::Ordering;
 
 /// How a check is tied to its parent.
@@ -61,6 +62,19 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind of value a first character begins (`Sink::value_begins`), and whether it is
+    /// a number's minus sign.
+    pub fn of_first(first: u8) -> (Kind, bool) {
+        match first {
+            b'"' => (Kind::String, false),
+            b'{' => (Kind::Object, false),
+            b'[' => (Kind::Array, false),
+            b't' | b'f' => (Kind::Boolean, false),
+            b'n' => (Kind::Null, false),
+            _ => (Kind::Number, first == b'-'), // a digit, `-`, NaN, Infinity
+        }
+    }
+
     fn bit(self) -> u8 {
         match self {
             Kind::Object => OBJECT,
@@ -127,6 +141,23 @@ pub struct AtomText<'a> {
     pub text: &'a str,
     pub kind: u8,
     pub float: bool,
+}
+
+impl<'a> AtomText<'a> {
+    /// A complete number or literal as the machine gives it (`Sink::atom_ends`).
+    pub fn of(atom: Atom<'a>) -> Self {
+        let (text, kind, float) = match atom {
+            Atom::Int(text) => (text, NUMBER, false),
+            Atom::Float(text) => (text, NUMBER, true),
+            Atom::True => ("true", BOOLEAN, false),
+            Atom::False => ("false", BOOLEAN, false),
+            Atom::Null => ("null", NULL, false),
+            Atom::NaN => ("NaN", NUMBER, true),
+            Atom::Infinity => ("Infinity", NUMBER, true),
+            Atom::NegInfinity => ("-Infinity", NUMBER, true),
+        };
+        AtomText { text, kind, float }
+    }
 }
 
 /// The oracle could not answer: it raised (the Python layer keeps the exception).

@@ -1,10 +1,12 @@
-//! The core checker without Python: a node table built by hand, an oracle that is never
-//! asked (these schemas need none), the violation's parts as the Python layer receives them.
+//! The core checker without Python, fed by the machine's events: a node table built by hand,
+//! an oracle that is never asked (these schemas need none), the violation's parts as the
+//! Python layer receives them.
 //! The twin and the Python-facing answers are compared in tests/schema/.
 
-use super::checker::{AtomText, Fail, Failure, Oracle, Raised, Seg, Shown};
+use super::checker::{AtomText, Fail, Failure, Kind, Oracle, Raised, Seg, Shown};
 use super::node::{Bound, Enum, Node, ARRAY, NUMBER, STRING};
-use super::{Checker, Scanner};
+use super::Checker;
+use crate::core::{Atom, Mode, Sink, Stop, Str, Stream};
 
 struct NoOracle;
 
@@ -54,13 +56,82 @@ fn units() -> Node {
     }
 }
 
-fn run(nodes: Vec<Node>, pieces: &[&str]) -> Result<(), Fail> {
-    let mut checker = Checker::new(nodes);
-    let mut scanner = Scanner::new();
-    for piece in pieces {
-        scanner.feed(piece.as_bytes(), &mut checker, &mut NoOracle)?;
+/// A sink that builds nothing and hands the machine's events to the checker, as the Python
+/// layer's `CheckedSink` does (it keeps the first failure; the machine reads on).
+struct Checking {
+    checker: Checker,
+    failure: Option<Fail>,
+}
+
+impl Checking {
+    fn event(&mut self, run: impl FnOnce(&mut Checker) -> Result<(), Fail>) {
+        if self.failure.is_none() {
+            self.failure = run(&mut self.checker).err();
+        }
     }
-    scanner.close(&mut checker, &mut NoOracle)
+}
+
+impl Sink for Checking {
+    const EVENTS: bool = true;
+
+    fn begin_container(&mut self, _: bool) -> Result<(), Stop> {
+        Ok(())
+    }
+    fn end_container(&mut self) {}
+    fn set_key(&mut self, _: Str) -> Result<(), Stop> {
+        Ok(())
+    }
+    fn string(&mut self, _: Str, _: bool) -> Result<(), Stop> {
+        Ok(())
+    }
+    fn atom(&mut self, _: Atom) -> Result<(), Stop> {
+        Ok(())
+    }
+    fn show_tentative(&mut self, _: Atom) -> Result<(), Stop> {
+        Ok(())
+    }
+    fn hide_tentative(&mut self) -> Result<(), Stop> {
+        Ok(())
+    }
+
+    fn value_begins(&mut self, first: u8, pos: u64) {
+        let (kind, negative) = Kind::of_first(first);
+        self.event(|c| c.begin(kind, pos, negative, &mut NoOracle));
+    }
+    fn key_begins(&mut self, pos: u64) {
+        self.event(|c| c.begin_key(pos));
+    }
+    fn string_text(&mut self, piece: &[u8], start: u64, plain: bool, closes: bool) {
+        self.event(|c| c.text(piece, start, plain, closes));
+    }
+    fn string_ends(&mut self, pos: u64) {
+        self.event(|c| c.end_string(pos, &mut NoOracle));
+    }
+    fn atom_ends(&mut self, atom: Atom, pos: u64) {
+        self.event(|c| c.end_atom(AtomText::of(atom), pos, &mut NoOracle));
+    }
+    fn container_ends(&mut self, pos: u64) {
+        self.event(|c| c.end_container(pos, &mut NoOracle));
+    }
+}
+
+/// The check of `pieces` read by a stream, fragment by fragment, then closed.
+fn run(nodes: Vec<Node>, pieces: &[&str]) -> Result<(), Fail> {
+    let mut sink = Checking {
+        checker: Checker::new(nodes),
+        failure: None,
+    };
+    let mut stream = Stream::new(Mode::Stable, 100, None);
+    for piece in pieces {
+        stream
+            .feed_text(piece.as_bytes(), false, &mut sink)
+            .expect("valid JSON");
+        if let Some(failure) = sink.failure.take() {
+            return Err(failure);
+        }
+    }
+    stream.close(&mut sink).expect("a complete document");
+    sink.failure.map_or(Ok(()), Err)
 }
 
 fn violation(result: Result<(), Fail>) -> (String, u64, String, Option<Shown>, String) {

@@ -307,3 +307,25 @@ class Builder:
             self.tentative_prev = _ABSENT
         else:
             top.pop()
+
+    # -- positioned events (Rust: the `Sink` trait's, whose defaults do nothing) -------------
+    # The machine sends them only when its `events` flag is set, which a builder alone never
+    # needs: a check riding on it does (twin/schema/checked.py's `CheckedSink`).
+
+    def value_begins(self, first: str, pos: int) -> None:
+        """A value begins at `pos` with the character `first`: nothing to build."""
+
+    def key_begins(self, pos: int) -> None:
+        """An object's key begins at `pos`: nothing to build."""
+
+    def string_text(self, piece: str, start: int, plain: bool, closes: bool) -> None:
+        """More content of the string or key, positioned: nothing to build."""
+
+    def string_ends(self, pos: int) -> None:
+        """The closing quote at `pos`: nothing to build."""
+
+    def atom_ends(self, kind: int, text: str, pos: int) -> None:
+        """A number or literal complete at `pos`: nothing to build."""
+
+    def container_ends(self, pos: int) -> None:
+        """`}` or `]` at `pos`: nothing to build."""

@@ -1,5 +1,5 @@
-"""JSON's string escapes and the code points they make, written once for the twin's readers
-of JSON text (its machine and its schema scanner). Twin of rust/core/escape.rs; Python's str
+"""JSON's string escapes and the code points they make, written once for the twin's reader
+of JSON text (its machine). Twin of rust/core/escape.rs; Python's str
 holds a lone surrogate as it is, so the twin needs no WTF-8 encoder, and a JSON Pointer's
 reference token is `jsondrip._changes.escape_token` (`split_pointer` reads one back).
 """

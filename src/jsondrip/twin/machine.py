@@ -191,6 +191,7 @@ class Machine:
         "dialect",
         "end",
         "escape_end",
+        "events",
         "hex",
         "high",
         "in_key",
@@ -260,6 +261,9 @@ class Machine:
         self.end: int | None = None
         # The dialect's errors where they are not json's, by site (`reject`); CPython's: none.
         self.rules: Rules = NO_RULES
+        # The builder takes positioned events too (Rust: `Sink::EVENTS`): a check rides on it
+        # (twin/schema/checked.py's `CheckedSink`). Read once per token, never per character.
+        self.events = False
 
     # -- transitions shared by many states ---------------------------------------------------
 
@@ -347,19 +351,25 @@ class Machine:
             raise self.fail(ErrorKind.UnexpectedBom, 0)
         raise self.reject(Site.UNEXPECTED, ErrorKind.ExpectingValue, pos, pos, c)
 
-    def end_container(self) -> int:
+    def end_container(self, pos: int) -> int:
+        """`}` or `]` at `pos`."""
         self.stack.pop()
         self.builder.end_container()
+        if self.events:
+            self.builder.container_ends(pos)
         return self.after_value()
 
-    def end_number(self) -> int:
-        """The number is complete (its next character is not part of it)."""
+    def end_number(self, pos: int) -> int:
+        """The number is complete: at `pos`, the character after it (or the stream's end)."""
         text = "".join(self.number)
         self.number = []
+        kind = ATOM_FLOAT if self.number_float else ATOM_INT
         try:
-            self.builder.atom(ATOM_FLOAT if self.number_float else ATOM_INT, text)
+            self.builder.atom(kind, text)
         except Invalid as e:  # past the digit limit: a syntax error at the number
             raise self.fail(ErrorKind.Refused, self.token_start, e.msg) from None
+        if self.events:
+            self.builder.atom_ends(kind, text, pos)
         return self.after_value()
 
     def number_error(self, cur: int) -> MachineError:
@@ -377,12 +387,17 @@ class Machine:
         return self.reject(Site.BAD_HEX, ErrorKind.InvalidUnicodeEscape, pos, cur)
 
     def push_lone_high(self) -> None:
-        self.parts.append(chr(self.high))
+        """The high surrogate held found no low half: it is kept alone."""
+        char = chr(self.high)
+        self.parts.append(char)
         self.high = 0
         self.string_dirty = True
+        if self.events:  # its escape is the last one ended: at `escape_end` - 1
+            self.builder.string_text(char, self.escape_end - 1, False, False)
 
-    def end_escape(self, code: int) -> int:
-        """Four hex digits read: a character, a held-back high surrogate, or a pair."""
+    def end_escape(self, code: int, pos: int) -> int:
+        """Four hex digits read, the last at `pos`: a character, a held-back high surrogate,
+        or a pair."""
         if self.high:
             if is_low_surrogate(code):
                 code = join_surrogates(self.high, code)
@@ -392,8 +407,11 @@ class Machine:
         if is_high_surrogate(code):
             self.high = code
             return SURROGATE_BACKSLASH
-        self.parts.append(chr(code))
+        char = chr(code)
+        self.parts.append(char)
         self.string_dirty = True
+        if self.events:
+            self.builder.string_text(char, pos, False, False)
         return STRING
 
     def end_string(self) -> int:
@@ -425,6 +443,8 @@ class Machine:
             # (NBSP, U+2028) take the loop. Nothing waits in `parts`: every feed flushes it.
             self.offset += len(text)
             if text:
+                if self.events:
+                    self.builder.string_text(text, self.offset - len(text), True, False)
                 self.builder.string(text, False)
             return
         n = len(text)
@@ -458,13 +478,19 @@ class Machine:
         while True:
             j = _STRING_PLAIN(text, i).end()
             if j > i:
-                self.parts.append(text[i:j])
+                run = text[i:j]
+                self.parts.append(run)
                 self.string_dirty = True
+                if self.events:
+                    closes = j < n and text[j] == '"'
+                    self.builder.string_text(run, self.offset + i, True, closes)
             if j == n:
                 return n
             c = text[j]
             i = j + 1
             if c == '"':
+                if self.events:
+                    self.builder.string_ends(self.offset + j)
                 self.state = self.end_string()
                 return i
             if c != "\\":
@@ -478,6 +504,8 @@ class Machine:
             # Python loop saved (a Rust state change costs none)
             self.parts.append(char)
             self.string_dirty = True
+            if self.events:
+                self.builder.string_text(char, self.offset + i, False, False)
             i += 1
 
     def read_structure(self, text: str, i: int, n: int) -> int:
@@ -485,6 +513,7 @@ class Machine:
         the state stays structural."""
         offset = self.offset
         state = self.state
+        events = self.events
         try:
             while i < n and state in STRUCTURAL:
                 c = text[i]
@@ -504,16 +533,20 @@ class Machine:
                 if nxt is None:
                     if state in BEGINS_VALUE:
                         state = self.begin_value(c, pos)
+                        if events:
+                            self.builder.value_begins(c, pos)
                     elif c == "}" and state == OBJECT_KEY and self.dialect.trailing_comma:
                         raise self.fail(ErrorKind.TrailingCommaInObject, self.comma[0])
                     else:
                         raise self.reject(Site.UNEXPECTED, EXPECTING[state], pos, pos, c, state)
                 elif nxt == CLOSE:
-                    state = self.end_container()
+                    state = self.end_container(pos)
                 elif nxt == OPEN_KEY:
                     self.token_start = pos
                     self.in_key = True
                     self.parts = []
+                    if events:
+                        self.builder.key_begins(pos)
                     state = STRING
                 else:  # after `,` (VALUE, OBJECT_KEY) or `:` (VALUE)
                     if c == "," and self.dialect.trailing_comma:
@@ -562,7 +595,7 @@ class Machine:
             elif not NUMBER_ACCEPTING[sub]:
                 raise self.number_error(self.offset + k)
             else:
-                self.state = self.end_number()
+                self.state = self.end_number(self.offset + k)
         return k
 
     def read_literal(self, text: str, i: int, n: int) -> int:
@@ -576,6 +609,8 @@ class Machine:
             i += 1
             if self.literal_len == len(literal):
                 self.builder.atom(ATOM_LITERAL, literal)
+                if self.events:
+                    self.builder.atom_ends(ATOM_LITERAL, literal, self.offset + i - 1)
                 self.state = self.after_value()
                 break
         return i
@@ -601,6 +636,8 @@ class Machine:
                             raise self.reject(Site.BAD_ESCAPE, kind, cur - 1, cur, c)
                         self.parts.append(char)
                         self.string_dirty = True
+                        if self.events:
+                            self.builder.string_text(char, offset + i - 1, False, False)
                         state = STRING
                 elif state == UNICODE:
                     if c not in HEX_DIGITS:
@@ -608,8 +645,10 @@ class Machine:
                     i += 1
                     self.hex += c
                     if len(self.hex) == 4:
+                        # The escape before this one is still `escape_end` while it is
+                        # ended: a lone high surrogate it held is placed there.
+                        state = self.end_escape(int(self.hex, 16), offset + i - 1)
                         self.escape_end = offset + i
-                        state = self.end_escape(int(self.hex, 16))
                 elif state == SURROGATE_BACKSLASH and c == "\\":
                     i += 1
                     state = SURROGATE_U
@@ -663,7 +702,7 @@ class Machine:
             if self.stack:  # cut inside a container: the number may be cut too, never show it
                 after = self.after_value()
                 raise self.reject(Site.UNEXPECTED, EXPECTING[after], end, end, "\0", after)
-            state = self.state = self.end_number()
+            state = self.state = self.end_number(end)
         if state == DONE:
             return
         if state in STRUCTURAL:

@@ -1,4 +1,4 @@
-"""The twin of `rust/core/schema/`: the schema check of a stream in pure Python, file for
-file (`checker.py` ~ checker.rs, `scanner.py` ~ scanner.rs); `checked.py`'s `CheckedEngine`
-runs it inside the twin's engine as `rust/python/schema.rs` runs the core's inside the native
-one."""
+"""The twin of `rust/core/schema/`: the schema check of a stream in pure Python
+(`checker.py` ~ checker.rs); `checked.py`'s `CheckedSink` feeds it the machine's events and
+its `CheckedEngine` runs it inside the twin's engine, as `rust/python/schema.rs` does for the
+core's inside the native one."""
