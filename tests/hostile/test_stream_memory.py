@@ -13,7 +13,7 @@ import weakref
 
 import pytest
 
-from jsondrip import Parser
+from jsondrip import Parser, Schema
 from jsondrip._engine import EngineOptions, make_engine
 from jsondrip.toolcalls import ToolCallAccumulator
 from jsondrip.toolcalls.accumulator import HANDLERS
@@ -128,3 +128,12 @@ def test_an_open_accumulator_holds_no_instance_dicts(format: str) -> None:
 def test_an_accumulator_can_be_weakly_referenced() -> None:
     accumulator = ToolCallAccumulator(format="openai-chat")
     assert weakref.ref(accumulator)() is accumulator
+
+
+def test_a_checked_stream_counts_its_check(backend: str) -> None:
+    """With a schema, `debug_memory()["schema"]` is the check's own objects, on both engines."""
+    parser = Parser(schema=Schema({"type": "object"}), backend=backend)
+    parser.feed('{"a": 1')
+    memory = parser._engine.debug_memory()
+    assert set(memory) == {"object", "buffers", "keys", "schema"}
+    assert memory["schema"] > 0

@@ -158,9 +158,9 @@ class CheckedEngine(PythonEngine):
         self.read_text = read_text
 
     def debug_memory(self) -> dict[str, int]:
-        """`PythonEngine.debug_memory`, with `schema` the checker's and scanner's objects."""
+        """`PythonEngine.debug_memory`, with `schema` the checker's and its sink's objects."""
         memory = super().debug_memory()
-        memory["schema"] = getsizeof(self.checker) + getsizeof(self.scanner)
+        memory["schema"] = getsizeof(self.checker) + getsizeof(self.sink)
         return memory
 
     @property
