@@ -79,7 +79,8 @@ class PythonEngine(Stream):
         """What this engine holds, in bytes, by part (`Engine.debug_memory`), as
         `sys.getsizeof` counts: `object` (the engine, its machine and builder), `buffers`
         (their lists, the number digest once made, the bytes held back), `keys` (the key
-        dict) and `schema` (0: `CheckedEngine` adds its checker)."""
+        dict) and `schema` (0: `CheckedEngine` adds its checker). 0 everywhere on PyPy, whose
+        objects have no size of their own (`sys.getsizeof` has none there)."""
         machine, builder = self.machine, self.builder
         digest = machine.number_digest
         buffers = [
@@ -95,9 +96,9 @@ class PythonEngine(Stream):
         if digest is not None:
             buffers += [digest, digest.digits]
         return {
-            "object": getsizeof(self) + getsizeof(machine) + getsizeof(builder),
-            "buffers": sum(map(getsizeof, buffers)),
-            "keys": getsizeof(builder.keys),
+            "object": getsizeof(self, 0) + getsizeof(machine, 0) + getsizeof(builder, 0),
+            "buffers": sum(getsizeof(buffer, 0) for buffer in buffers),
+            "keys": getsizeof(builder.keys, 0),
             "schema": 0,
         }
 
