@@ -136,6 +136,7 @@ def test_item5_apply_changes_takes_the_readmes_wire_format() -> None:
 
 
 @pytest.mark.parametrize("name", stream_names())
+@pytest.mark.node
 def test_client_rebuilds_every_recorded_stream(
     name: str, backend: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -206,6 +207,7 @@ def feeds(chunks: list[str], backend: str, mode: str) -> list[dict[str, Any]]:
     return out
 
 
+@pytest.mark.node
 @settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
 @given(documents=st.lists(cut_documents(), min_size=40, max_size=40))
 def test_apply_changes_matches_python_on_random_documents(
@@ -245,6 +247,7 @@ READABLE = [
 ]
 
 
+@pytest.mark.node
 def test_item16_the_page_draws_arguments_as_the_terminal_does(tmp_path: Path) -> None:
     """#30 item 16: the web page showed a file's content as one escaped JSON line; its drawing
     (readable.js) now gives, character for character, what the terminal's live view
