@@ -3,6 +3,7 @@ that "native" really is the compiled Rust extension."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.machinery
 import importlib.util
@@ -226,3 +227,45 @@ def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> No
         assert getattr(jsondrip._engine.Engine, name).__doc__, name
     assert engine.feed('{"a": [1') == {"a": []}
     assert engine.debug_state()["stack"] == "{["
+
+
+def test_parser_base_forwards_feed_to_its_engine(backend: str) -> None:
+    """`Parser.feed` and `feed_changes` are its base's (`_engine.EngineFront`: native on a
+    native build, `PythonFront` on a pure one), forwarded to the engine of either backend,
+    errors and all; the same methods of the twin base give the same results."""
+    from jsondrip._engine import EngineFront, PythonFront, make_engine
+
+    expected = [{"a": [1]}, [jsondrip.Change("add", "/a/1", 2)], {"a": [1, 2, 3]}]
+    for base in {EngineFront, PythonFront}:
+        front = type("Front", (base,), {"__slots__": ()})()
+        front._engine = make_engine(backend)
+        first = copy.deepcopy(front.feed('{"a": [1, '))  # the value is live: keep a copy
+        got = [first, front.feed_changes("2, "), front.feed(b"3]}")]
+        assert got == expected, base
+        assert front._engine.done
+        with pytest.raises(jsondrip.JSONDecodeError) as caught:
+            front.feed("x")
+        assert error_tuple(caught.value) == json_error('{"a": [1, 2, 3]}x')
+
+
+def test_parser_base_without_an_engine_says_so() -> None:
+    from jsondrip._engine import EngineFront
+
+    with pytest.raises(AttributeError, match="_engine"):
+        type("Front", (EngineFront,), {"__slots__": ()})().feed("1")
+
+
+def test_parser_is_the_engine_front_subclass_and_weakly_referenced(backend: str) -> None:
+    import gc
+    import weakref
+
+    parser = jsondrip.Parser(backend=backend)
+    assert isinstance(parser, jsondrip._engine.EngineFront)
+    parser.feed('{"self": ')
+    parser.feed_changes("1")
+    ref = weakref.ref(parser)
+    holder = {"parser": parser}
+    holder["holder"] = holder  # a cycle that holds the parser
+    del parser, holder
+    gc.collect()
+    assert ref() is None

@@ -17,6 +17,12 @@ use super::changes::{empty, New, Op, Recorder, Slot};
 use super::keys::KeyCache;
 use crate::core::{Atom, Sink, Stop, Str};
 
+/// A growing string up to this many bytes is made anew at each fragment rather than
+/// appended to (`PySink::grow`): below it, decoding it whole costs less than the append's
+/// extra string, stores and resize; above it the append keeps a fragment's cost in proportion
+/// to the fragment.
+const REBUILT_STRING_MAX: usize = 128;
+
 /// The value under construction, kept between feeds.
 pub struct Builder {
     pub root: Option<Py<PyAny>>,
@@ -279,6 +285,14 @@ impl<'py> PySink<'_, 'py> {
         len: usize,
         text: Str,
     ) -> Result<Bound<'py, PyAny>, Stop> {
+        if text.bytes.len() <= REBUILT_STRING_MAX {
+            // short: one new string and one store cost less than the fragment's own string,
+            // two stores and the resize (most strings models write are short: names, enums)
+            drop(previous);
+            let object = self.string_object(text)?;
+            self.replace(object.clone())?;
+            return Ok(object);
+        }
         let delta = PyString::new(
             self.py,
             text.as_str()

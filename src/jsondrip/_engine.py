@@ -361,6 +361,47 @@ one whole document as `json.loads` gives it, or NotImplemented when the standard
 read it (invalid text, UTF-16/32 bytes); None without the native extension."""
 
 
+class PythonFront:
+    """The base of `Parser`: holds its engine (`_engine`) and forwards the per-fragment calls
+    to it. On a native build the base is `_native.EngineFront`, the same methods in Rust: a
+    Python method that only delegates costs a frame per fragment, as much as the engine's own
+    work on a few characters (docs/bench.md, per fragment). This class is its twin, for pure
+    builds (PyPy)."""
+
+    __slots__ = ("__weakref__", "_engine")
+
+    if TYPE_CHECKING:
+        _engine: Engine
+
+    def feed(self, chunk: Chunk) -> Any:
+        """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
+
+        Raises `JSONDecodeError` as soon as the text cannot be the start of a valid document,
+        and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
+        the text cannot be completed into a document the schema accepts (and again later).
+        """
+        return self._engine.feed(chunk)
+
+    def feed_changes(self, chunk: Chunk) -> list[Change]:
+        """Read a fragment like `feed`, and return the changes it made to the value.
+
+        Each is a `Change(op, path, value)` with a JSON Pointer `path`: `add` (a new property,
+        element or root, containers announced empty), `append` (text added to a string:
+        `value` is only the new text), `replace` (a value set anew: a repeated key, or in
+        jiter mode a number whose digits grew) and, in jiter mode only, `remove` (a number
+        taken back). `apply_changes` replays them. A string growing in this mode costs only
+        its new text: its slot in the live value is brought up to date when `value` is read.
+        """
+        return self._engine.feed_changes(chunk)
+
+
+if TYPE_CHECKING:
+    EngineFront = PythonFront
+else:
+    EngineFront = PythonFront if _native is None else _native.EngineFront
+    """`Parser`'s base: `_native.EngineFront` when the extension is there, else `PythonFront`."""
+
+
 class Envelope:
     """The native helpers of the tool-call layer (rust/envelope/, rust/python/): a tool-call
     event's envelope checked and its fragment read in Rust. Their twins are Python classes in
