@@ -362,16 +362,23 @@ read it (invalid text, UTF-16/32 bytes); None without the native extension."""
 
 
 class PythonFront:
-    """The base of `Parser`: holds its engine (`_engine`) and forwards the per-fragment calls
-    to it. On a native build the base is `_native.EngineFront`, the same methods in Rust: a
-    Python method that only delegates costs a frame per fragment, as much as the engine's own
-    work on a few characters (docs/bench.md, per fragment). This class is its twin, for pure
-    builds (PyPy)."""
+    """The base of `Parser` and `OutputParser`: holds the engine that reads the next
+    fragments (`_engine`) and forwards `feed` (and `feed_changes`) to it. On a native build
+    the base is `_native.EngineFront`, the same rules in Rust: a Python method that only
+    delegates costs a frame per fragment, as much as the engine's own work on a few
+    characters (docs/bench.md, per fragment). This class is its twin, for pure builds.
 
-    __slots__ = ("__weakref__", "_engine")
+    A subclass that sets `_hooks = True` (`OutputParser`) reads only str fragments the fast
+    way, and only while `_engine` is set; it takes over where the engine stops:
+    `_feed_slow(chunk)` without an engine or for bytes, `_feed_ended(chunk)` when the
+    engine's `feed` returned `NotImplemented` (its document ended in `chunk`),
+    `_feed_failed(chunk, error)` when it raised."""
 
-    if TYPE_CHECKING:
-        _engine: Engine
+    __slots__ = ("__weakref__", "_engine", "_hooks")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._engine: Any = None
+        self._hooks = False
 
     def feed(self, chunk: Chunk) -> Any:
         """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
@@ -380,7 +387,18 @@ class PythonFront:
         and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
         the text cannot be completed into a document the schema accepts (and again later).
         """
-        return self._engine.feed(chunk)
+        engine = self._engine
+        if not self._hooks:
+            return engine.feed(chunk)
+        if engine is None or type(chunk) is not str:
+            return self._feed_slow(chunk)  # type: ignore[attr-defined]
+        try:
+            value = engine.feed(chunk)
+        except Exception as error:  # the subclass sorts them
+            return self._feed_failed(chunk, error)  # type: ignore[attr-defined]
+        if value is NotImplemented:
+            return self._feed_ended(chunk)  # type: ignore[attr-defined]
+        return value
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """Read a fragment like `feed`, and return the changes it made to the value.

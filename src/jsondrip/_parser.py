@@ -60,6 +60,7 @@ class Parser(_engine.EngineFront):
         multiple: bool = False,
         watch: Any = None,
     ) -> None:
+        super().__init__()
         self._partial_reader: Any = None
         self.backend: str = _engine.resolve(backend, streaming=True)
         self.mode: str = mode
