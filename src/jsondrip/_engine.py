@@ -381,12 +381,7 @@ class PythonFront:
         self._hooks = False
 
     def feed(self, chunk: Chunk) -> Any:
-        """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
-
-        Raises `JSONDecodeError` as soon as the text cannot be the start of a valid document,
-        and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
-        the text cannot be completed into a document the schema accepts (and again later).
-        """
+        """The engine's `feed` (documented as `Parser.feed`), by the rules above."""
         engine = self._engine
         if not self._hooks:
             return engine.feed(chunk)
@@ -401,15 +396,7 @@ class PythonFront:
         return value
 
     def feed_changes(self, chunk: Chunk) -> list[Change]:
-        """Read a fragment like `feed`, and return the changes it made to the value.
-
-        Each is a `Change(op, path, value)` with a JSON Pointer `path`: `add` (a new property,
-        element or root, containers announced empty), `append` (text added to a string:
-        `value` is only the new text), `replace` (a value set anew: a repeated key, or in
-        jiter mode a number whose digits grew) and, in jiter mode only, `remove` (a number
-        taken back). `apply_changes` replays them. A string growing in this mode costs only
-        its new text: its slot in the live value is brought up to date when `value` is read.
-        """
+        """The engine's `feed_changes` (documented as `Parser.feed_changes`)."""
         return self._engine.feed_changes(chunk)
 
 
