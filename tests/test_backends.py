@@ -269,3 +269,45 @@ def test_parser_is_the_engine_front_subclass_and_weakly_referenced(backend: str)
     del parser, holder
     gc.collect()
     assert ref() is None
+
+
+def test_parser_base_with_hooks_hands_back_where_the_engine_stops(backend: str) -> None:
+    """With `_hooks` (OutputParser's way), both bases read str deltas into `_engine` and hand
+    back the rest: bytes or no engine to `_feed_slow`, the document's end to `_feed_ended`,
+    an error to `_feed_failed`."""
+    from jsondrip._engine import EngineFront, EngineOptions, PythonFront, make_engine
+
+    for base in {EngineFront, PythonFront}:
+
+        class Front(base):  # type: ignore[valid-type,misc]
+            def __init__(self) -> None:
+                super().__init__()
+                self._hooks = True
+                self.calls: list[tuple[str, object]] = []
+
+            def _feed_slow(self, chunk: object) -> str:
+                self.calls.append(("slow", chunk))
+                return "slow"
+
+            def _feed_ended(self, chunk: object) -> str:
+                self.calls.append(("ended", chunk))
+                return "ended"
+
+            def _feed_failed(self, chunk: object, error: BaseException) -> str:
+                self.calls.append(("failed", type(error).__name__))
+                return "failed"
+
+        front = Front()
+        assert front.feed("[1") == "slow"  # no engine yet
+        front._engine = make_engine(backend, EngineOptions(stop_at_end=True))
+        assert front.feed(b"[1") == "slow"  # bytes: the subclass's
+        assert front.feed("[1, ") == [1]
+        assert front.feed("2] then") == "ended"
+        front._engine = make_engine(backend, EngineOptions(stop_at_end=True))
+        assert front.feed("[x") == "failed"
+        assert front.calls == [
+            ("slow", "[1"),
+            ("slow", b"[1"),
+            ("ended", "2] then"),
+            ("failed", "JSONDecodeError"),
+        ], base
