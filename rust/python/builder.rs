@@ -15,7 +15,14 @@ use pyo3::types::{PyDict, PyFloat, PyList, PyString};
 
 use super::changes::{empty, New, Op, Recorder, Slot};
 use super::keys::KeyCache;
+use super::strings::utf8_string;
 use crate::core::{Atom, Sink, Stop, Str};
+
+/// A growing string up to this many bytes is made anew at each fragment rather than
+/// appended to (`PySink::grow`): below it, decoding it whole costs less than the append's
+/// extra string, stores and resize; above it the append keeps a fragment's cost in proportion
+/// to the fragment.
+const REBUILT_STRING_MAX: usize = 128;
 
 /// The value under construction, kept between feeds.
 pub struct Builder {
@@ -233,20 +240,11 @@ impl<'py> PySink<'_, 'py> {
     }
 
     fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
-        if let Some(text) = text.as_str() {
-            return Ok(PyString::new(self.py, text).into_any());
-        }
-        // SAFETY: the pointer and length describe `text.bytes`; the codec name is a C string
-        // literal; the result is a new reference or NULL with an exception set.
-        let object = unsafe {
-            ffi::PyUnicode_DecodeUTF8(
-                text.bytes.as_ptr().cast(),
-                text.bytes.len() as ffi::Py_ssize_t,
-                c"surrogatepass".as_ptr(),
-            )
-        };
-        // SAFETY: a new reference, or NULL which `from_owned_ptr_or_err` turns into the error.
-        unsafe { Bound::from_owned_ptr_or_err(self.py, object) }.map_err(|e| self.stop(e))
+        // SAFETY: the interpreter is held; a new reference, or NULL with an exception set
+        // (bytes that are not WTF-8: never from the core), which `from_owned_ptr_or_err`
+        // turns into the error.
+        unsafe { Bound::from_owned_ptr_or_err(self.py, utf8_string(text.bytes)) }
+            .map_err(|e| self.stop(e))
     }
 
     /// Brings a stale string slot up to date with the string's content so far.
@@ -279,13 +277,18 @@ impl<'py> PySink<'_, 'py> {
         len: usize,
         text: Str,
     ) -> Result<Bound<'py, PyAny>, Stop> {
-        let delta = PyString::new(
-            self.py,
-            text.as_str()
-                .expect("no surrogates")
-                .get(len..)
-                .expect("strings only grow"),
-        );
+        if text.bytes.len() <= REBUILT_STRING_MAX {
+            // short: one new string and one store cost less than the fragment's own string,
+            // two stores and the resize (most strings models write are short: names, enums)
+            drop(previous);
+            let object = self.string_object(text)?;
+            self.replace(object.clone())?;
+            return Ok(object);
+        }
+        let delta = self.string_object(Str {
+            bytes: text.bytes.get(len..).expect("strings only grow"),
+            surrogates: false,
+        })?;
         self.replace(self.py.None().into_bound(self.py))?;
         let mut joined = previous.into_ptr();
         // SAFETY: `joined` is an owned reference to a str and `delta` a live str; Append

@@ -134,6 +134,31 @@ impl NativeEngine {
         Ok(())
     }
 
+    /// `feed`, for `EngineFront.feed` too (front.rs), which calls it without a Python call.
+    pub(super) fn feed_value(
+        &mut self,
+        py: Python<'_>,
+        chunk: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        if self.read(py, chunk)? {
+            return Ok(py.NotImplemented());
+        }
+        self.value_of(py)
+    }
+
+    /// `feed_changes`, for `EngineFront.feed_changes` too (front.rs).
+    pub(super) fn feed_changes_list(
+        &mut self,
+        py: Python<'_>,
+        chunk: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        self.builder.recorder.changes = Some(Vec::new());
+        let read = self.read(py, chunk);
+        let changes = self.builder.recorder.changes.take().unwrap_or_default();
+        read?;
+        Ok(PyList::new(py, changes)?.into_any().unbind())
+    }
+
     fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
         match &self.failed {
             Some(failed) => Err(failed.raise(py)),
@@ -225,19 +250,12 @@ impl NativeEngine {
     /// with `stop_at_end`, `NotImplemented` instead when the document ended in this fragment
     /// (`end` and `end_index` say where).
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        if self.read(py, chunk)? {
-            return Ok(py.NotImplemented());
-        }
-        self.value_of(py)
+        self.feed_value(py, chunk)
     }
 
     /// Read one fragment and return the list of `jsondrip.Change`s it made to the value.
     fn feed_changes(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.builder.recorder.changes = Some(Vec::new());
-        let read = self.read(py, chunk);
-        let changes = self.builder.recorder.changes.take().unwrap_or_default();
-        read?;
-        Ok(PyList::new(py, changes)?.into_any().unbind())
+        self.feed_changes_list(py, chunk)
     }
 
     /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
