@@ -17,51 +17,40 @@ use crate::core::Str;
 /// Where each open container sits, kept in plain feeds too (modes may mix): the JSON Pointer
 /// of the innermost one, written as containers open and cut back as they close, so that a
 /// change's pointer is this text and its last token (one copy, not a walk of the levels).
-/// Memory stays linear in the depth.
+/// Memory stays linear in the depth, and is this one buffer (#28: memory per open stream):
+/// every container but the root adds one token, which begins with the text's last `/` (a
+/// `/` inside a key is escaped as `~1`), so closing one cuts the text back to that `/`.
 #[derive(Default)]
 pub struct Path {
-    /// The innermost open container's pointer (WTF-8 when `surrogates`).
+    /// The innermost open container's pointer (WTF-8 when a key held a lone surrogate: such
+    /// text is not UTF-8, and `decode` reads it as WTF-8 then).
     text: Vec<u8>,
-    surrogates: bool,
-    /// For each open container, innermost last: the pointer's length and flag before it.
-    opened: Vec<(usize, bool)>,
 }
 
 impl Path {
     /// The bytes it holds outside itself.
     pub fn heap_bytes(&self) -> usize {
-        self.text.capacity() + self.opened.capacity() * std::mem::size_of::<(usize, bool)>()
+        self.text.capacity()
     }
 
-    fn open(&mut self) {
-        self.opened.push((self.text.len(), self.surrogates));
-    }
-
-    pub fn push_key(&mut self, key: &[u8], surrogates: bool) {
-        self.open();
+    pub fn push_key(&mut self, key: &[u8]) {
         self.text.push(b'/');
         push_pointer_token(&mut self.text, key);
-        self.surrogates |= surrogates;
     }
 
     pub fn push_index(&mut self, index: usize) {
-        self.open();
         push_index(&mut self.text, index);
     }
 
-    pub fn push_root(&mut self) {
-        self.open();
-    }
-
+    /// The innermost container closed: its token goes (the root's text is empty already).
     pub fn pop(&mut self) {
-        if let Some((len, surrogates)) = self.opened.pop() {
-            self.text.truncate(len);
-            self.surrogates = surrogates;
-        }
+        let start = self.text.iter().rposition(|&b| b == b'/').unwrap_or(0);
+        self.text.truncate(start);
     }
 
     /// Writes into `out` the JSON Pointer of the innermost container, then `last` (a key or
-    /// index) if given; whether it holds lone surrogates (WTF-8).
+    /// index) if given; whether the key holds lone surrogates (WTF-8: the container's pointer
+    /// may hold some too, which `decode` finds).
     fn write_pointer(
         &self,
         out: &mut Vec<u8>,
@@ -69,11 +58,11 @@ impl Path {
         index: Option<usize>,
     ) -> bool {
         out.extend_from_slice(&self.text);
-        let mut surrogates = self.surrogates;
+        let mut surrogates = false;
         if let Some((key, s)) = last {
             out.push(b'/');
             push_pointer_token(out, key);
-            surrogates |= s;
+            surrogates = s;
         }
         if let Some(i) = index {
             push_index(out, i);
@@ -116,8 +105,9 @@ pub struct Recorder {
     path: Path,
     /// Change mode: the changes recorded by the current `feed_changes`.
     pub changes: Option<Vec<Py<PyAny>>>,
-    /// The lazy form of change mode (`feed_pending`): the changes kept as data instead.
-    pub pending: Option<Pending>,
+    /// The lazy form of change mode (`feed_pending`): the changes kept as data instead
+    /// (boxed: set only during such a feed, and handed over whole to `PendingChanges`).
+    pub pending: Option<Box<Pending>>,
 }
 
 impl Recorder {
@@ -128,7 +118,9 @@ impl Recorder {
                 changes.capacity() * std::mem::size_of::<Py<PyAny>>()
             })
             + self.pending.as_ref().map_or(0, |pending| {
-                pending.arena.capacity() + pending.items.capacity() * std::mem::size_of::<Item>()
+                std::mem::size_of::<Pending>()
+                    + pending.arena.capacity()
+                    + pending.items.capacity() * std::mem::size_of::<Item>()
             })
     }
 
@@ -140,9 +132,9 @@ impl Recorder {
     /// Remembers where a container about to be inserted at `slot` will sit.
     pub fn open(&mut self, slot: Slot) {
         match slot {
-            Slot::Root => self.path.push_root(),
+            Slot::Root => {}
             Slot::Index(index) => self.path.push_index(index),
-            Slot::Key(key, surrogates) => self.path.push_key(key, surrogates),
+            Slot::Key(key, _) => self.path.push_key(key),
         }
     }
 
@@ -385,11 +377,11 @@ impl Pending {
 /// The changes one fragment made, made into `Change`s only when asked (`build`).
 #[pyclass(frozen, module = "jsondrip._native")]
 pub struct PendingChanges {
-    pending: Pending,
+    pending: Box<Pending>,
 }
 
-impl From<Pending> for PendingChanges {
-    fn from(pending: Pending) -> Self {
+impl From<Box<Pending>> for PendingChanges {
+    fn from(pending: Box<Pending>) -> Self {
         PendingChanges { pending }
     }
 }
@@ -422,7 +414,8 @@ impl PendingChanges {
     }
 }
 
-/// A pointer's bytes as a str: UTF-8, or WTF-8 (lone surrogates) when `surrogates`.
+/// A pointer's bytes as a str: UTF-8, or WTF-8 (lone surrogates) when `surrogates` or when
+/// they are not UTF-8 (a container's pointer does not say whether its keys held any).
 fn decode<'py>(py: Python<'py>, bytes: &[u8], surrogates: bool) -> PyResult<Bound<'py, PyAny>> {
     if !surrogates {
         if let Ok(text) = std::str::from_utf8(bytes) {
