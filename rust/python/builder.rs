@@ -354,7 +354,13 @@ impl Sink for PySink<'_, '_> {
         b.recorder.open(slot);
         let container = empty(self.py, object);
         self.insert(container.clone())?;
-        self.b.containers.push((container.unbind(), object));
+        let containers = &mut self.b.containers;
+        if containers.len() == containers.capacity() {
+            // Room for two levels first (a tool call's arguments seldom nest deeper), then
+            // doubling as Vec does, whose first allocation would hold four (#28).
+            containers.reserve_exact(containers.capacity().max(2));
+        }
+        containers.push((container.unbind(), object));
         self.b.key = None;
         Ok(())
     }
