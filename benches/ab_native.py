@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("other", help="the other build's jsondrip/_native*.so")
     parser.add_argument("--rounds", type=int, default=31)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--only", help="the workloads whose title holds this text")
     args = parser.parse_args(argv)
     ours: ModuleType = _engine._native  # type: ignore[assignment]
     if ours is None:
@@ -103,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     print("| workload | this / other, median | lowest | highest |")
     print("|---|---:|---:|---:|")
     for title, (pieces, options, method, run) in workloads().items():
+        if args.only and args.only not in title:
+            continue
         # a small workload is fed several times per timing, to outlast the clock's grain
         times = max(1, 20_000 // len(pieces))
         ratios: list[float] = []
