@@ -29,12 +29,11 @@ pub struct Builder {
     pub root: Option<Py<PyAny>>,
     /// Open containers, innermost last, with `true` for a dict.
     containers: Vec<(Py<PyAny>, bool)>,
+    /// The key read last in the innermost dict, None once a container opens or closes (its
+    /// next key comes before any value); its bytes end the recorder's path.
     key: Option<Py<PyString>>,
-    /// The key's bytes, for JSON Pointers.
-    key_bytes: Vec<u8>,
-    key_surrogates: bool,
-    /// Change mode (`changes.rs`): where each open container sits, and the changes a feed
-    /// records.
+    /// Change mode (`changes.rs`): where each open container sits (and the key's pointer
+    /// token), and the changes a feed records.
     pub recorder: Recorder,
     /// Bytes of the open string already recorded as changes, and its path once made.
     recorded_len: usize,
@@ -58,8 +57,6 @@ impl Builder {
             root: None,
             containers: Vec::new(),
             key: None,
-            key_bytes: Vec::new(),
-            key_surrogates: false,
             recorder: Recorder::default(),
             recorded_len: 0,
             open_path: None,
@@ -76,7 +73,6 @@ impl Builder {
     /// and Python objects apart (the value is the user's; its own size is `sys.getsizeof`'s).
     pub fn heap_bytes(&self) -> usize {
         self.containers.capacity() * std::mem::size_of::<(Py<PyAny>, bool)>()
-            + self.key_bytes.capacity()
             + self.recorder.heap_bytes()
             + self
                 .error
@@ -101,18 +97,12 @@ pub struct PySink<'a, 'py> {
 }
 
 /// Where the open slot of `containers` is: its key, or its index (a new element when
-/// `appending`). A function of the fields, not of the builder, so that the recorder (another
-/// field) can be written while the key is borrowed.
-fn slot_of<'a>(
-    py: Python<'_>,
-    containers: &[(Py<PyAny>, bool)],
-    key: &'a [u8],
-    surrogates: bool,
-    appending: bool,
-) -> Slot<'a> {
+/// `appending`). A function of the field, not of the builder, so that the recorder (another
+/// field) can be written while it is borrowed.
+fn slot_of(py: Python<'_>, containers: &[(Py<PyAny>, bool)], appending: bool) -> Slot {
     match containers.last() {
         None => Slot::Root,
-        Some((_, true)) => Slot::Key(key, surrogates),
+        Some((_, true)) => Slot::Key,
         Some((top, false)) => {
             let len = top
                 .bind(py)
@@ -152,13 +142,7 @@ impl<'py> PySink<'_, 'py> {
     /// The JSON Pointer of the open slot as a Python str.
     fn slot_path(&mut self, appending: bool) -> Result<Bound<'py, PyAny>, Stop> {
         let b = &*self.b;
-        let slot = slot_of(
-            self.py,
-            &b.containers,
-            &b.key_bytes,
-            b.key_surrogates,
-            appending,
-        );
+        let slot = slot_of(self.py, &b.containers, appending);
         let path = b.recorder.slot_path(self.py, slot);
         path.map_err(|e| self.stop(e))
     }
@@ -190,7 +174,7 @@ impl<'py> PySink<'_, 'py> {
             }
         }
         let b = &mut *self.b;
-        let slot = slot_of(self.py, &b.containers, &b.key_bytes, b.key_surrogates, true);
+        let slot = slot_of(self.py, &b.containers, true);
         let recorded = b.recorder.record_new(self.py, slot, replacing, value);
         recorded.map_err(|e| self.stop(e))
     }
@@ -369,32 +353,37 @@ impl Sink for PySink<'_, '_> {
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
         self.record_new(New::Empty(object))?;
         let b = &mut *self.b;
-        let slot = slot_of(self.py, &b.containers, &b.key_bytes, b.key_surrogates, true);
+        let slot = slot_of(self.py, &b.containers, true);
         b.recorder.open(slot);
         let container = empty(self.py, object);
         self.insert(container.clone())?;
-        self.b.containers.push((container.unbind(), object));
+        let containers = &mut self.b.containers;
+        if containers.len() == containers.capacity() {
+            // Room for two levels first (a tool call's arguments seldom nest deeper), then
+            // doubling as Vec does, whose first allocation would hold four (#28).
+            containers.reserve_exact(containers.capacity().max(2));
+        }
+        containers.push((container.unbind(), object));
+        self.b.key = None;
         Ok(())
     }
 
     fn end_container(&mut self) {
+        let keyed = self.b.key.take().is_some();
         self.b.containers.pop();
-        self.b.recorder.close();
+        self.b.recorder.close(keyed);
     }
 
     fn set_key(&mut self, key: Str) -> Result<(), Stop> {
-        let key_bytes = key;
-        let key = match key.as_str() {
+        let object = match key.as_str() {
             Some(text) => self.b.keys.get(self.py, text),
             None => self
                 .string_object(key)?
                 .cast_into::<PyString>()
                 .expect("decoding gives a str"),
         };
-        self.b.key = Some(key.unbind());
-        self.b.key_bytes.clear();
-        self.b.key_bytes.extend_from_slice(key_bytes.bytes);
-        self.b.key_surrogates = key_bytes.surrogates;
+        let replacing = self.b.key.replace(object.unbind()).is_some();
+        self.b.recorder.set_key(key.bytes, replacing);
         Ok(())
     }
 

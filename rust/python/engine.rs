@@ -79,11 +79,6 @@ pub struct NativeEngine {
     failed: Option<Box<Failed>>,
     /// With `schema=`: the check, fed the machine's events by the sink of each read.
     schema: Option<Box<SchemaCheck>>,
-    /// `options.stop_at_end`: the stream stops at its document's end (`end`).
-    stop_at_end: bool,
-    /// With `stop_at_end`, once a fragment held the document's end: its index in that
-    /// fragment, in characters (`end_index`).
-    end_index: Option<u64>,
 }
 
 impl NativeEngine {
@@ -204,8 +199,6 @@ impl NativeEngine {
             builder: Builder::new(),
             failed: None,
             schema,
-            stop_at_end,
-            end_index: None,
         })
     }
 
@@ -262,7 +255,7 @@ impl NativeEngine {
     /// (made into `Change`s by its `build()`), or None when it made none.
     fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.builder.recorder.changes = Some(Vec::new());
-        self.builder.recorder.pending = Some(Pending::new());
+        self.builder.recorder.pending = Some(Box::new(Pending::new()));
         let read = self.read(py, chunk);
         self.builder.recorder.changes = None;
         let pending = self.builder.recorder.pending.take().unwrap_or_default();
@@ -287,7 +280,7 @@ impl NativeEngine {
     /// that fragment (in characters) of `end`'s position, else None.
     #[getter]
     fn end_index(&self) -> Option<u64> {
-        self.end_index
+        self.stream.end_index()
     }
 
     /// True once a complete document has been read.
@@ -408,19 +401,9 @@ impl NativeEngine {
     /// Reads one fragment into the stream (and with `schema=`, checks it as it goes);
     /// true when the document ended in it (with `stop_at_end`: `end_index` is set then).
     fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if !self.stop_at_end || self.stream.end().is_some() {
-            self.read_fragment(py, chunk)?;
-            return Ok(false);
-        }
-        let before = self.stream.offset();
+        let ended_before = self.stream.end().is_some();
         self.read_fragment(py, chunk)?;
-        match self.stream.end() {
-            Some((pos, _, _)) => {
-                self.end_index = Some(pos - before);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
+        Ok(!ended_before && self.stream.end().is_some())
     }
 
     fn read_fragment(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {
