@@ -311,3 +311,19 @@ def test_parser_base_with_hooks_hands_back_where_the_engine_stops(backend: str) 
             ("ended", "2] then"),
             ("failed", "JSONDecodeError"),
         ], base
+
+
+def test_a_cycle_through_the_live_value_is_collected(backend: str) -> None:
+    """A value made to refer back to its parser is a cycle through the engine: the collector
+    sees the engine's containers (native `__traverse__`) and frees the parser."""
+    import gc
+    import weakref
+
+    parser = jsondrip.Parser(backend=backend)
+    value = parser.feed('{"list": [{"deep": ')
+    value["list"][0]["parser"] = parser  # an open container refers back to the parser
+    value["self"] = value
+    ref = weakref.ref(parser)
+    del parser, value
+    gc.collect()
+    assert ref() is None

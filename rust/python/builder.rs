@@ -12,6 +12,7 @@ use std::ffi::CString;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList, PyString};
+use pyo3::{PyTraverseError, PyVisit};
 
 use super::changes::{empty, New, Op, Recorder, Slot};
 use super::keys::KeyCache;
@@ -52,6 +53,26 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// Shows the collector the containers of the live value it holds: a value the caller
+    /// made refer back to its parser is a cycle through the engine (the twin's are plain
+    /// attributes, which the collector sees anyway).
+    pub fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for object in self.root.iter().chain(self.tentative_prev.iter()) {
+            visit.call(object)?;
+        }
+        for (container, _) in &self.containers {
+            visit.call(container)?;
+        }
+        Ok(())
+    }
+
+    /// Lets go of what `traverse` shows, to break such a cycle (the engine is garbage then).
+    pub fn clear(&mut self) {
+        self.root = None;
+        self.tentative_prev = None;
+        self.containers.clear();
+    }
+
     pub fn new() -> Self {
         Builder {
             root: None,

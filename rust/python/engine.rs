@@ -230,13 +230,14 @@ impl NativeEngine {
         if let Some(Failed::Raised(exception)) = self.failed.as_deref() {
             visit.call(exception)?;
         }
-        Ok(())
+        self.builder.traverse(&visit)
     }
 
     fn __clear__(&mut self) {
         if let Some(Failed::Raised(_)) = self.failed.as_deref() {
             self.failed = None;
         }
+        self.builder.clear();
     }
 
     /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value;

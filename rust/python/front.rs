@@ -78,7 +78,11 @@ impl EngineFront {
         }
         let engine = match engine {
             Some(engine) if chunk.is_exact_instance_of::<PyString>() => engine,
-            _ => return Ok(slf.call_method1(intern!(py, "_feed_slow"), (chunk,))?.unbind()),
+            _ => {
+                return Ok(slf
+                    .call_method1(intern!(py, "_feed_slow"), (chunk,))?
+                    .unbind())
+            }
         };
         match forward(engine.bind(py), chunk, intern!(py, "feed"), feed_value) {
             Ok(value) if !value.is(py.NotImplemented()) => Ok(value),
@@ -106,7 +110,12 @@ impl EngineFront {
             .ok_or_else(|| PyAttributeError::new_err("_engine"))?
             .clone_ref(py);
         let name = intern!(py, "feed_changes");
-        forward(engine.bind(py), chunk, name, NativeEngine::feed_changes_list)
+        forward(
+            engine.bind(py),
+            chunk,
+            name,
+            NativeEngine::feed_changes_list,
+        )
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
