@@ -309,3 +309,24 @@ def test_the_dynamic_scope_is_every_resource_entered_as_the_specification_says(
     assert run(compiled, '{"items": ["hello"]}', backend)[0] is None
     violation, _ = run(compiled, '{"items": [1]}', backend)
     assert violation is not None and str(violation) == "/items/0: expected string, got a number"
+
+
+CLOSED_BRANCH = {"patternProperties": {"^x": {}}, "additionalProperties": False}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"e": null}', '{"a": 1, "e": null}', '{"x1": 1, "e": null}', '{"a": 1}', '{"x1": 1}'],
+)
+def test_unevaluated_after_a_branch_closed_at_the_same_key(backend: str, text: str) -> None:
+    """A key that only a failing branch could have evaluated is unevaluated: the branch
+    (closed by additionalProperties: false beside patternProperties) fails at that key after
+    the object's own turn there, and the verdict still counts it (found by the random
+    oracle: both engines accepted `{"é": null}`)."""
+    schema = {"anyOf": [{"properties": {"a": {}}}, CLOSED_BRANCH], "unevaluatedProperties": False}
+    valid = jsonschema.Draft202012Validator(schema).is_valid(json.loads(text))
+    for cut in range(len(text) + 1):
+        violation, _ = run(Schema(schema), [text[:cut], text[cut:]], backend)
+        assert (violation is None) == valid, (text, cut, violation)
+        if violation is not None:
+            assert violation.keyword == "unevaluatedProperties"

@@ -938,14 +938,14 @@ impl Checker {
         }
         if let Some(unevaluated) = self.nodes[node].unevaluated_properties.filter(|_| !matched) {
             let key = Seg::Key(self.frames[frame - 1].key.clone());
-            let never = self.nodes[unevaluated].never;
-            if self.surely_unevaluated(check, &key, oracle)? {
-                if !never {
-                    // (a `false` one failed at the key)
-                    self.spawn(unevaluated, Some(check), Role::All, frame, 0);
-                }
-            } else if never {
+            if self.nodes[unevaluated].never {
+                // settled at the object's end: `key_done` fails it at the key only when no
+                // subschema could evaluate the key then, but one that could may have failed
+                // at the same key after this check's turn (anyOf's branch, closed by
+                // additionalProperties: false)
                 self.extra(check).deferred.push((key, None));
+            } else if self.surely_unevaluated(check, &key, oracle)? {
+                self.spawn(unevaluated, Some(check), Role::All, frame, 0);
             } else {
                 self.spawn(unevaluated, Some(check), Role::Unevaluated, frame, 0);
             }

@@ -395,11 +395,14 @@ class Checker:
             self.spawn(node.additional, check, ALL, frame)
         unevaluated = node.unevaluated_properties
         if unevaluated is not None and not matched:
-            if self._surely_unevaluated(check, key):  # (a `false` one failed at the key)
-                if not unevaluated.never:
-                    self.spawn(unevaluated, check, ALL, frame)
-            elif unevaluated.never:
+            if unevaluated.never:
+                # settled at the object's end: `_key_done` fails it at the key only when no
+                # subschema could evaluate the key then, but one that could may have failed
+                # at the same key after this check's turn (anyOf's branch, closed by
+                # additionalProperties: false)
                 check.extra.deferred.append((key, None))  # type: ignore[union-attr]
+            elif self._surely_unevaluated(check, key):
+                self.spawn(unevaluated, check, ALL, frame)
             else:
                 self.spawn(unevaluated, check, UNEVALUATED, frame)
 
