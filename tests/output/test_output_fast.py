@@ -140,3 +140,21 @@ def test_leaving_the_fast_path_counts_what_the_engine_read(backend: str) -> None
     with pytest.raises(JSONDecodeError) as expected:
         jsondrip.loads('{"a": [1, 2]]')
     assert (caught.value.pos, caught.value.colno) == (expected.value.pos, expected.value.colno)
+
+
+def test_a_str_subclass_reads_as_a_str(backend: str) -> None:
+    """A str subclass delta is read as a str (the base hands it to the long way)."""
+
+    class Text(str):
+        pass
+
+    text = 'Sure: {"a": [1, "xy"], "b": {}} done'
+    whole = OutputParser(backend=backend)
+    whole.feed(text)
+    whole.close()
+    for cut in range(len(text) + 1):
+        parser = OutputParser(backend=backend)
+        parser.feed(Text(text[:cut]))
+        parser.feed(Text(text[cut:]))
+        assert parser.close() == {"a": [1, "xy"], "b": {}}, cut
+        assert parser.text == whole.text, cut
