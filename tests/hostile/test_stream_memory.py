@@ -125,20 +125,21 @@ def test_a_call_folds_its_raw_fragments_and_keeps_them_exact(fragments: int) -> 
 @pytest.mark.parametrize("format", sorted(HANDLERS))
 def test_an_open_accumulator_holds_no_instance_dicts(format: str) -> None:
     """Each open accumulator's parts are slotted (an instance dict costs more than the state
-    it holds: #28), and the UTF-8 decoders for chunks cut inside a character are made only
-    when one is."""
+    it holds: #28); the SSE decoder and the line splitter are made by the first chunk that
+    needs one, and their UTF-8 decoders only for a chunk cut inside a character."""
     accumulator = ToolCallAccumulator(format=format)
     handler = accumulator._handler
+    assert accumulator._sse is None and accumulator._lines is None
+    accumulator.feed_sse(b"dat")  # ASCII only: decoded in one go
+    accumulator.feed_lines("")
     parts = [accumulator, accumulator._table, accumulator._sse, accumulator._lines, handler]
     if handler is not None and handler.shortcut is not None:
         parts.append(handler.shortcut)
     for part in parts:
         assert not hasattr(part, "__dict__"), type(part).__name__
-    assert accumulator._sse._utf8 is None and accumulator._lines._utf8 is None
-    accumulator.feed_sse(b"dat")  # ASCII only: decoded in one go
-    assert accumulator._sse._utf8 is None
+    assert accumulator._sse._utf8 is None and accumulator._lines._utf8 is None  # type: ignore[union-attr]
     accumulator.feed_sse("é".encode()[:1])  # a character cut: now the decoder holds it
-    assert accumulator._sse._utf8 is not None
+    assert accumulator._sse._utf8 is not None  # type: ignore[union-attr]
 
 
 def test_an_accumulator_can_be_weakly_referenced() -> None:

@@ -156,8 +156,8 @@ class EnvelopeShortcut:
     value mode has no chunk check.
 
     What is its own is small: the frame of the last routed event (shared with the streams of
-    the same skeleton), and the last skeleton seen once (a skeleton is learned on its second
-    sight in a row, by any stream of the envelope).
+    the same skeleton), and the hash of the last skeleton seen once (a skeleton is learned on
+    its second sight in a row, by any stream of the envelope).
     """
 
     __slots__ = ("_envelope", "_frame", "_last_miss", "_take", "_take_chunk")
@@ -173,7 +173,9 @@ class EnvelopeShortcut:
         self._take = take
         self._take_chunk = take_chunk
         self._frame = _NO_FRAME  # the last routed skeleton's
-        self._last_miss: str | None = None
+        # the hash of the last skeleton not known (a skeleton is kept whole only where it is
+        # learned: a collision would only learn one seen once, which is as exact)
+        self._last_miss: int | None = None
 
     @property
     def route(self) -> Any:
@@ -321,8 +323,9 @@ class EnvelopeShortcut:
     ) -> Any:
         """The frame of a skeleton seen twice in a row, its text around the literals as given
         (None: not yet, decode in full; `_UNKNOWN`: never)."""
-        if skeleton != self._last_miss:
-            self._last_miss = skeleton
+        seen = hash(skeleton)  # cached in the str: the lookup before computed it
+        if seen != self._last_miss:
+            self._last_miss = seen
             return None
         self._last_miss = None
         envelope = self._envelope
