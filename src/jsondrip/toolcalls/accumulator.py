@@ -24,6 +24,7 @@ Bytes or events in, events out; no network, no threads, no sleeping. The rules:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -402,8 +403,7 @@ class ToolCallAccumulator:
     def _buffer_limit(self) -> int | None:
         """The most characters the SSE decoder or line splitter may hold: one event or line
         with the largest arguments allowed, escaped, and a megabyte of envelope."""
-        size = self._table.max_size
-        return None if size is None else 2 * size + (1 << 20)
+        return _buffer_limit(self._table.max_size)
 
     def _check(self) -> None:
         if self._ended is not None:
@@ -506,6 +506,15 @@ class ToolCallAccumulator:
             f"<ToolCallAccumulator format={self.format!r} calls={len(self._table.calls)}"
             f"{' ended by ' + self._ended if self._ended else ''}>"
         )
+
+
+@functools.lru_cache(maxsize=8)
+def _buffer_limit(max_arguments_size: int | None) -> int | None:
+    """`ToolCallAccumulator._buffer_limit`, one int object per size (one per server, not one
+    per stream: an int past 256 is an object of 28 bytes)."""
+    if max_arguments_size is None:
+        return None
+    return 2 * max_arguments_size + (1 << 20)
 
 
 def _new_engine(schema: Any = None) -> _engine.Engine:
