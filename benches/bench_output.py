@@ -1,7 +1,7 @@
 # ruff: noqa: UP007, UP045 - pydantic evaluates annotations at run time; X | None needs 3.10
 """Structured output (issue 26): typed partials per delta against re-parsing the whole text.
 
-    python benches/bench_output.py [--repeats N] [--clock wall|cpu]
+    python benches/bench_output.py [--repeats N] [--clock wall|cpu] [--no-gc]
 
 The streaming benchmark's records (`{"records": [...]}`, 100 KB and 200 KB of small records
 with strings, numbers, enums and nested arrays) are a model's structured output, streamed as
@@ -20,6 +20,16 @@ The re-parsers cost a whole-text pass per delta: every `SAMPLE`-th call is timed
 scaled (a stratified sample of the real total; the table says so), best of 2. Also, on pure
 JSON without a schema: `OutputParser().feed` against a plain `Parser().feed`, every delta.
 
+The two runs that each of jsondrip's ratios compares are timed in alternation in this one
+process (`jsondrip.bench.timing.measure_interleaved`): 100 KB then 200 KB `partial()`,
+`--repeats` rounds; `Parser` then `OutputParser`, five times as many (a run is short); the
+best of each kept; the python backend's a quarter as many rounds. Each ratio then compares
+runs that saw the same load. The two measurements of a ratio last as long (the 100 KB stream
+is read twice in one, its time halved): under load, the best of long measurements comes out
+higher than that of short ones, which biased 200 KB / 100 KB upwards. The collector stays
+on, as in a program, with a full collection before each measurement; `--no-gc` turns it off
+while timing, to tell its share (about 2% of `partial()`).
+
 `--clock cpu` times every contender in this process's CPU time (`time.process_time`)
 instead of the wall clock: on a shared machine under load, the time a contender waits for a
 core is then left out of every figure alike (the ratios of a quiet run, measured on a busy
@@ -36,7 +46,6 @@ way, a report, not a gate):
 from __future__ import annotations
 
 import argparse
-import gc
 import time
 from typing import Any, Callable, Literal, Optional, Union
 
@@ -45,6 +54,7 @@ from pydantic import BaseModel
 
 import jsondrip
 from jsondrip.bench.schema import instructor_partial_models
+from jsondrip.bench.timing import measure_interleaved
 from jsondrip.bench.workloads import _CJK, _EMOJI, chunks, records_text
 
 SAMPLE = 50
@@ -143,31 +153,48 @@ def _sampled(read: Callable[[str], Any], deltas: list[str]) -> float:
     return total * SAMPLE
 
 
-def measure(repeats: int) -> dict[str, dict[int, Optional[float]]]:
-    """Seconds per contender and size, in one run: jsondrip's contenders interleaved, best of
-    `repeats`; the re-parsers sampled, best of 2."""
+def _repeated(run: Callable[[list[str]], Any], times: int) -> Callable[[list[str]], Any]:
+    def runs(deltas: list[str]) -> Any:
+        for _ in range(times):
+            out = run(deltas)
+        return out
+
+    return runs
+
+
+def measure(repeats: int, keep_gc: bool = True) -> dict[str, dict[int, Optional[float]]]:
+    """Seconds per contender and size, in one run: for each backend, each pair that a ratio
+    compares timed in alternation (`partial()` on 100 KB and 200 KB, `repeats` rounds;
+    `Parser` and `OutputParser` on pure JSON, 5 times as many: they are short), best of
+    each, every measurement the same length (the 100 KB stream read twice in one, the 200 KB
+    once: under load the best of longer measurements comes out higher); the python backend
+    a quarter as many rounds. The re-parsers sampled, best of 2."""
     streams = {size: chunks(records_text(size), DELTA) for size in SIZES}
     backends = [b for b in ("native", "python") if b in jsondrip.available_backends()]
-    runs: list[tuple[str, Callable[[list[str]], Any], tuple[int, ...]]] = []
+    times: dict[str, dict[int, Optional[float]]] = {}
+    small, large = SIZES
     for backend in backends:
-        runs.append((f"jsondrip-{backend} partial", _jsondrip_partial(backend), SIZES))
-    for backend in backends:
+        partial = _jsondrip_partial(backend)
         parser = _feeds(lambda b=backend: jsondrip.Parser(backend=b))  # type: ignore[misc]
         output = _feeds(lambda b=backend: jsondrip.OutputParser(backend=b))  # type: ignore[misc]
-        runs.append((f"{backend} Parser, pure JSON", parser, SIZES[:1]))
-        runs.append((f"{backend} OutputParser, pure JSON", output, SIZES[:1]))
-    times: dict[str, dict[int, Optional[float]]] = {}
-    for _ in range(repeats):
-        for size, deltas in streams.items():
-            for name, run, sizes in runs:
-                if size not in sizes:
-                    continue
-                gc.collect()
-                start = clock()
-                run(deltas)
-                seconds = clock() - start
-                best = times.setdefault(name, {}).get(size)
-                times[name][size] = seconds if best is None else min(best, seconds)
+        rounds = repeats if backend == "native" else max(2, repeats // 4)
+        name = f"jsondrip-{backend} partial"
+        # (name, size, run, how many times a measurement reads the stream), timed together
+        pairs = [
+            ([(name, small, partial, large // small), (name, large, partial, 1)], rounds),
+            (
+                [
+                    (f"{backend} Parser, pure JSON", small, parser, 1),
+                    (f"{backend} OutputParser, pure JSON", small, output, 1),
+                ],
+                rounds * 5,
+            ),
+        ]
+        for runs, count in pairs:
+            items = [(_repeated(run, reads), streams[size]) for _, size, run, reads in runs]
+            seconds = measure_interleaved(items, count, 0.0, timer=clock, keep_gc=keep_gc)
+            for (label, size, _, reads), taken in zip(runs, seconds):
+                times.setdefault(label, {})[size] = None if taken is None else taken / reads
     instructor_name, instructor_read = _instructor_reads()
     for name, read in ((instructor_name, instructor_read), ("openai-style", _openai_reads)):
         for size, deltas in streams.items():
@@ -223,9 +250,12 @@ def report(times: dict[str, dict[int, Optional[float]]]) -> str:
 
 if __name__ == "__main__":
     options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    options.add_argument("--repeats", type=int, default=5)
+    options.add_argument("--repeats", type=int, default=20)
     options.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
+    options.add_argument(
+        "--no-gc", action="store_true", help="the collector off while timing (to tell its share)"
+    )
     args = options.parse_args()
     clock = CLOCKS[args.clock]
-    print(f"clock: {args.clock}\n")
-    print(report(measure(args.repeats)))
+    print(f"clock: {args.clock}, collector {'off' if args.no_gc else 'on'}\n")
+    print(report(measure(args.repeats, keep_gc=not args.no_gc)))

@@ -3,6 +3,7 @@ that "native" really is the compiled Rust extension."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.machinery
 import importlib.util
@@ -226,3 +227,103 @@ def test_every_engine_has_the_whole_contract(backend: str, schema: object) -> No
         assert getattr(jsondrip._engine.Engine, name).__doc__, name
     assert engine.feed('{"a": [1') == {"a": []}
     assert engine.debug_state()["stack"] == "{["
+
+
+def test_parser_base_forwards_feed_to_its_engine(backend: str) -> None:
+    """`Parser.feed` and `feed_changes` are its base's (`_engine.EngineFront`: native on a
+    native build, `PythonFront` on a pure one), forwarded to the engine of either backend,
+    errors and all; the same methods of the twin base give the same results."""
+    from jsondrip._engine import EngineFront, PythonFront, make_engine
+
+    expected = [{"a": [1]}, [jsondrip.Change("add", "/a/1", 2)], {"a": [1, 2, 3]}]
+    for base in {EngineFront, PythonFront}:
+        front = type("Front", (base,), {"__slots__": ()})()
+        front._engine = make_engine(backend)
+        first = copy.deepcopy(front.feed('{"a": [1, '))  # the value is live: keep a copy
+        got = [first, front.feed_changes("2, "), front.feed(b"3]}")]
+        assert got == expected, base
+        assert front._engine.done
+        with pytest.raises(jsondrip.JSONDecodeError) as caught:
+            front.feed("x")
+        assert error_tuple(caught.value) == json_error('{"a": [1, 2, 3]}x')
+
+
+def test_parser_base_without_an_engine_says_so() -> None:
+    from jsondrip._engine import EngineFront
+
+    with pytest.raises(AttributeError):  # no engine to forward to
+        type("Front", (EngineFront,), {"__slots__": ()})().feed("1")
+
+
+def test_parser_is_the_engine_front_subclass_and_weakly_referenced(backend: str) -> None:
+    import gc
+    import weakref
+
+    parser = jsondrip.Parser(backend=backend)
+    assert isinstance(parser, jsondrip._engine.EngineFront)
+    parser.feed('{"self": ')
+    parser.feed_changes("1")
+    ref = weakref.ref(parser)
+    holder = {"parser": parser}
+    holder["holder"] = holder  # a cycle that holds the parser
+    del parser, holder
+    gc.collect()
+    assert ref() is None
+
+
+def test_parser_base_with_hooks_hands_back_where_the_engine_stops(backend: str) -> None:
+    """With `_hooks` (OutputParser's way), both bases read str deltas into `_engine` and hand
+    back the rest: bytes or no engine to `_feed_slow`, the document's end to `_feed_ended`,
+    an error to `_feed_failed`."""
+    from jsondrip._engine import EngineFront, EngineOptions, PythonFront, make_engine
+
+    for base in {EngineFront, PythonFront}:
+
+        class Front(base):  # type: ignore[valid-type,misc]
+            def __init__(self) -> None:
+                super().__init__()
+                self._hooks = True
+                self.calls: list[tuple[str, object]] = []
+
+            def _feed_slow(self, chunk: object) -> str:
+                self.calls.append(("slow", chunk))
+                return "slow"
+
+            def _feed_ended(self, chunk: object) -> str:
+                self.calls.append(("ended", chunk))
+                return "ended"
+
+            def _feed_failed(self, chunk: object, error: BaseException) -> str:
+                self.calls.append(("failed", type(error).__name__))
+                return "failed"
+
+        front = Front()
+        assert front.feed("[1") == "slow"  # no engine yet
+        front._engine = make_engine(backend, EngineOptions(stop_at_end=True))
+        assert front.feed(b"[1") == "slow"  # bytes: the subclass's
+        assert front.feed("[1, ") == [1]
+        assert front.feed("2] then") == "ended"
+        front._engine = make_engine(backend, EngineOptions(stop_at_end=True))
+        assert front.feed("[x") == "failed"
+        assert front.calls == [
+            ("slow", "[1"),
+            ("slow", b"[1"),
+            ("ended", "2] then"),
+            ("failed", "JSONDecodeError"),
+        ], base
+
+
+def test_a_cycle_through_the_live_value_is_collected(backend: str) -> None:
+    """A value made to refer back to its parser is a cycle through the engine: the collector
+    sees the engine's containers (native `__traverse__`) and frees the parser."""
+    import gc
+    import weakref
+
+    parser = jsondrip.Parser(backend=backend)
+    value = parser.feed('{"list": [{"deep": ')
+    value["list"][0]["parser"] = parser  # an open container refers back to the parser
+    value["self"] = value
+    ref = weakref.ref(parser)
+    del parser, value
+    gc.collect()
+    assert ref() is None

@@ -5,12 +5,14 @@
 //! surrogates) a fragment at a time and keeps between fragments everything it needs: the
 //! state, the stack of open containers, and the token it is inside.
 
+use std::num::NonZeroU64;
+
 use super::error::{Dialect, ErrorKind};
 use super::escape::{
     hex_digit, is_high_surrogate, is_low_surrogate, join_surrogates, push_wtf8, unescape,
 };
 use super::number::NumberDigest;
-use super::sink::{Atom, Sink, Stop, Str};
+use super::sink::{Atom, Cursor, Sink, Stop, Str};
 
 /// jiter mode shows a float longer than this through its digest, not its whole text.
 const LONG_NUMBER: usize = 32;
@@ -195,27 +197,52 @@ impl Num {
     }
 }
 
-/// The literal a letter starts.
-fn literal_for(b: u8) -> Option<&'static [u8]> {
-    Some(match b {
-        b't' => b"true",
-        b'f' => b"false",
-        b'n' => b"null",
-        b'N' => b"NaN",
-        b'I' => b"Infinity",
-        _ => return None,
-    })
+/// The literals: a byte in the machine, its text and value told by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Literal {
+    True,
+    False,
+    Null,
+    NaN,
+    Infinity,
+    NegInfinity,
 }
 
-/// The value of a literal read whole (told by its first byte: `literal_for`'s, or `-`).
-fn literal_value(literal: &[u8]) -> Atom<'static> {
-    match literal[0] {
-        b't' => Atom::True,
-        b'f' => Atom::False,
-        b'n' => Atom::Null,
-        b'N' => Atom::NaN,
-        b'I' => Atom::Infinity,
-        _ => Atom::NegInfinity,
+impl Literal {
+    /// The literal a letter starts (`-Infinity` is a number's `-` followed by `I`).
+    fn starting(b: u8) -> Option<Literal> {
+        Some(match b {
+            b't' => Literal::True,
+            b'f' => Literal::False,
+            b'n' => Literal::Null,
+            b'N' => Literal::NaN,
+            b'I' => Literal::Infinity,
+            _ => return None,
+        })
+    }
+
+    #[inline]
+    fn text(self) -> &'static [u8] {
+        match self {
+            Literal::True => b"true",
+            Literal::False => b"false",
+            Literal::Null => b"null",
+            Literal::NaN => b"NaN",
+            Literal::Infinity => b"Infinity",
+            Literal::NegInfinity => b"-Infinity",
+        }
+    }
+
+    /// Its value, once read whole.
+    fn value(self) -> Atom<'static> {
+        match self {
+            Literal::True => Atom::True,
+            Literal::False => Atom::False,
+            Literal::Null => Atom::Null,
+            Literal::NaN => Atom::NaN,
+            Literal::Infinity => Atom::Infinity,
+            Literal::NegInfinity => Atom::NegInfinity,
+        }
     }
 }
 
@@ -244,9 +271,9 @@ pub fn count_chars(bytes: &[u8]) -> u64 {
 
 /// A mark's character position, between fragments (when every mark is one).
 fn char_of(mark: Mark) -> u64 {
-    match mark {
-        Mark::Char(c) => c,
-        Mark::Byte(_) => unreachable!("marks are resolved when a fragment ends"),
+    match mark.at() {
+        At::Char(c) => c,
+        At::Byte(_) => unreachable!("marks are resolved when a fragment ends"),
     }
 }
 
@@ -273,17 +300,53 @@ impl From<Stop> for Halt {
 
 /// A position remembered across fragments: a byte index into the fragment being read, made
 /// a character position when the fragment ends (so positions cost nothing on the hot path).
+/// One word (#28: an open stream's size), never zero so that `Option<Mark>` is one word too:
+/// the top bit tags a byte index, the next one a character position (a stream never reads
+/// 2^62 characters).
 #[derive(Debug, Clone, Copy)]
-enum Mark {
+struct Mark(NonZeroU64);
+
+/// A `Mark` unpacked.
+enum At {
     Byte(usize),
     Char(u64),
 }
+
+const BYTE_MARK: u64 = 1 << 63;
+const CHAR_MARK: u64 = 1 << 62;
+
+impl Mark {
+    #[inline]
+    fn byte(i: usize) -> Mark {
+        Mark(NonZeroU64::new(i as u64 | BYTE_MARK).expect("tagged"))
+    }
+
+    #[inline]
+    fn char(c: u64) -> Mark {
+        Mark(NonZeroU64::new(c | CHAR_MARK).expect("tagged"))
+    }
+
+    #[inline]
+    fn at(self) -> At {
+        let word = self.0.get();
+        if word & BYTE_MARK != 0 {
+            At::Byte((word & !BYTE_MARK) as usize)
+        } else {
+            At::Char(word & !CHAR_MARK)
+        }
+    }
+}
+
+/// `Machine::end` while the document has not ended in the fragment being read.
+const NO_END: usize = usize::MAX;
 
 pub struct Machine {
     pub(crate) state: State,
     stack: Vec<bool>, // true for an object, false for an array
     mode: Mode,
-    max_depth: usize,
+    /// The most containers open at once (saturated at u32::MAX, more than any text opens:
+    /// the fields are as narrow as their values, #28).
+    max_depth: u32,
     dialect: Dialect,
     /// Characters read before the current fragment.
     pub(crate) offset: u64,
@@ -298,34 +361,34 @@ pub struct Machine {
     // The token in progress.
     token_start: Mark,
     in_key: bool,
-    scratch: Vec<u8>, // string content so far, once it spans fragments or has escapes
+    /// The token's text so far: a string's content once it spans fragments or has escapes,
+    /// or a number's characters (one buffer: a number and a string are never read at once).
+    scratch: Vec<u8>,
     string_dirty: bool,
     string_surrogates: bool,
-    hex: u32,
-    hex_len: u32,
-    high: u32,
+    /// A `\u` escape's hex digits so far (their value, how many).
+    hex: u16,
+    hex_len: u8,
+    /// A high surrogate waiting for its low half (0: none).
+    high: u16,
     /// Just after the last `\u` escape.
     escape_end: Option<Mark>,
-    number: Vec<u8>,
+    /// The number's sub-state (a float's from `Num::Dot` on: `Num::is_float`).
     number_state: Num,
-    number_float: bool,
     number_valid: usize,
     /// jiter mode: the value of a long float still arriving, read once; made for the first
     /// long float (a stream without one never pays for it).
     number_digest: Option<Box<NumberDigest>>,
-    /// The literal being read (its value is `literal_value`'s) and how much of it was read.
-    literal: &'static [u8],
+    /// The literal being read and how much of it was read.
+    literal: Literal,
     literal_len: u8,
     /// Stop at the end of the document (`set_stop_at_end`) instead of failing on what
     /// follows it.
     stop_at_end: bool,
     /// Where the document ended in the fragment being read: the byte index of the first
-    /// character after it that is not whitespace (the machine read no further).
-    pub(crate) end: Option<usize>,
-    /// For a sink that takes events (`Sink::EVENTS`): the last byte index of the fragment
-    /// being read whose character position was asked, and how many characters precede it
-    /// there, so that each event counts on from the last (`char_at`).
-    cursor: (usize, u64),
+    /// character after it that is not whitespace (the machine read no further), or
+    /// `NO_END` (`take_end`).
+    end: usize,
 }
 
 type Step = Result<State, Halt>;
@@ -336,16 +399,16 @@ impl Machine {
             state: State::Value,
             stack: Vec::new(),
             mode,
-            max_depth,
+            max_depth: u32::try_from(max_depth).unwrap_or(u32::MAX),
             dialect,
             offset: 0,
             bom_skipped: false,
             line: 1,
-            line_start: Mark::Char(0),
-            comma: Mark::Char(0),
+            line_start: Mark::char(0),
+            comma: Mark::char(0),
             comma_line: 1,
-            comma_line_start: Mark::Char(0),
-            token_start: Mark::Char(0),
+            comma_line_start: Mark::char(0),
+            token_start: Mark::char(0),
             in_key: false,
             scratch: Vec::new(),
             string_dirty: false,
@@ -354,17 +417,21 @@ impl Machine {
             hex_len: 0,
             high: 0,
             escape_end: None,
-            number: Vec::new(),
             number_state: Num::Minus,
-            number_float: false,
             number_valid: 0,
             number_digest: None,
-            literal: b"",
+            literal: Literal::Null,
             literal_len: 0,
             stop_at_end: false,
-            end: None,
-            cursor: (0, 0),
+            end: NO_END,
         }
+    }
+
+    /// Where the document ended in the fragment just read (with `set_stop_at_end`): the byte
+    /// index of the first character after it that is not whitespace; taken once.
+    pub(crate) fn take_end(&mut self) -> Option<usize> {
+        let end = std::mem::replace(&mut self.end, NO_END);
+        (end != NO_END).then_some(end)
     }
 
     /// Once the document is complete, the first character after it that is not whitespace
@@ -390,11 +457,10 @@ impl Machine {
     }
 
     /// The bytes this machine holds outside itself: its buffers' capacities (the stack, the
-    /// string and number text) and the long-float digest once made. A new machine holds none.
+    /// token's text) and the long-float digest once made. A new machine holds none.
     pub fn heap_bytes(&self) -> usize {
         self.stack.capacity()
             + self.scratch.capacity()
-            + self.number.capacity()
             + self.number_digest.as_ref().map_or(0, |digest| {
                 std::mem::size_of::<NumberDigest>() + digest.heap_bytes()
             })
@@ -421,13 +487,15 @@ impl Machine {
             token_start: in_token.then(|| char_of(self.token_start)),
             literal: (state == State::Literal).then(|| {
                 // SAFETY: literals are ASCII.
-                unsafe { std::str::from_utf8_unchecked(&self.literal[..self.literal_len as usize]) }
+                unsafe {
+                    std::str::from_utf8_unchecked(&self.literal.text()[..self.literal_len as usize])
+                }
             }),
-            hex: unicode.then_some(self.hex_len),
-            hex_value: unicode.then_some(self.hex),
-            high: self.high,
+            hex: unicode.then_some(u32::from(self.hex_len)),
+            hex_value: unicode.then_some(u32::from(self.hex)),
+            high: u32::from(self.high),
             escape_end: self.escape_end.map(char_of),
-            number_len: in_number.then_some(self.number.len()),
+            number_len: in_number.then_some(self.scratch.len()),
             number_valid: in_number.then_some(self.number_valid),
             line: self.line,
             line_start: char_of(self.line_start),
@@ -478,12 +546,12 @@ impl Machine {
                 _ => "',' or ']'",
             },
             State::Literal => match self.literal {
-                b"true" => "the rest of 'true'",
-                b"false" => "the rest of 'false'",
-                b"null" => "the rest of 'null'",
-                b"NaN" => "the rest of 'NaN'",
-                b"Infinity" => "the rest of 'Infinity'",
-                _ => "the rest of '-Infinity'",
+                Literal::True => "the rest of 'true'",
+                Literal::False => "the rest of 'false'",
+                Literal::Null => "the rest of 'null'",
+                Literal::NaN => "the rest of 'NaN'",
+                Literal::Infinity => "the rest of 'Infinity'",
+                Literal::NegInfinity => "the rest of '-Infinity'",
             },
         }
     }
@@ -499,23 +567,33 @@ impl Machine {
     }
 
     fn resolve(&self, mark: Mark, chunk: &[u8]) -> u64 {
-        match mark {
-            Mark::Char(c) => c,
-            Mark::Byte(i) => self.offset + count_chars(&chunk[..i]),
+        match mark.at() {
+            At::Char(c) => c,
+            At::Byte(i) => self.offset + count_chars(&chunk[..i]),
+        }
+    }
+
+    /// `mark` as a character position, before the fragment it may index goes away.
+    #[inline]
+    fn settle(&self, mark: Mark, chunk: &[u8]) -> Mark {
+        match mark.at() {
+            At::Char(_) => mark,
+            At::Byte(_) => Mark::char(self.resolve(mark, chunk)),
         }
     }
 
     /// The character position of byte `i` of the fragment being read, for an event: events
-    /// come in the text's order, so each counts on from the last one (a whole fragment costs
-    /// one count); an earlier byte (a lone surrogate's escape) is counted from the start.
-    fn char_at(&mut self, i: usize, chunk: &[u8]) -> u64 {
-        let (from, chars) = self.cursor;
-        let chars = if i >= from {
-            chars + count_chars(&chunk[from..i])
+    /// come in the text's order, so each counts on from the last one (the sink's `Cursor`: a
+    /// whole fragment costs one count); an earlier byte (a lone surrogate's escape) is
+    /// counted from the start.
+    fn char_at<S: Sink>(&self, i: usize, chunk: &[u8], sink: &mut S) -> u64 {
+        let cursor = sink.cursor();
+        let chars = if i >= cursor.byte {
+            cursor.chars + count_chars(&chunk[cursor.byte..i])
         } else {
             count_chars(&chunk[..i])
         };
-        self.cursor = (i, chars);
+        *cursor = Cursor { byte: i, chars };
         self.offset + chars
     }
 
@@ -538,7 +616,7 @@ impl Machine {
     fn begin_value<S: Sink>(&mut self, b: u8, i: usize, chunk: &[u8], sink: &mut S) -> Step {
         let step = self.value_step(b, i, chunk, sink)?;
         if S::EVENTS {
-            let pos = self.char_at(i, chunk);
+            let pos = self.char_at(i, chunk, sink);
             sink.value_begins(b, pos);
         }
         Ok(step)
@@ -548,7 +626,7 @@ impl Machine {
     fn value_step<S: Sink>(&mut self, b: u8, i: usize, chunk: &[u8], sink: &mut S) -> Step {
         match b {
             b'"' => {
-                self.token_start = Mark::Byte(i);
+                self.token_start = Mark::byte(i);
                 self.in_key = false;
                 self.scratch.clear();
                 self.string_surrogates = false;
@@ -556,13 +634,13 @@ impl Machine {
                 Ok(State::String)
             }
             b'{' | b'[' => {
-                if self.stack.len() >= self.max_depth {
-                    let kind = ErrorKind::MaxDepth(self.max_depth);
-                    return Err(self.syntax(kind, self.resolve(Mark::Byte(i), chunk)));
+                if self.stack.len() >= self.max_depth as usize {
+                    let kind = ErrorKind::MaxDepth(self.max_depth as usize);
+                    return Err(self.syntax(kind, self.resolve(Mark::byte(i), chunk)));
                 }
                 let object = b == b'{';
                 self.stack.push(object);
-                self.token_start = Mark::Byte(i);
+                self.token_start = Mark::byte(i);
                 sink.begin_container(object)?;
                 Ok(if object {
                     State::ObjectFirst
@@ -571,9 +649,9 @@ impl Machine {
                 })
             }
             b'-' | b'0'..=b'9' => {
-                self.token_start = Mark::Byte(i);
-                self.number.clear();
-                self.number.push(b);
+                self.token_start = Mark::byte(i);
+                self.scratch.clear();
+                self.scratch.push(b);
                 if let Some(digest) = &mut self.number_digest {
                     digest.reset();
                 }
@@ -582,12 +660,11 @@ impl Machine {
                     b'0' => (Num::Zero, 1),
                     _ => (Num::Int, 1),
                 };
-                self.number_float = false;
                 Ok(State::Number)
             }
             _ => {
-                if let Some(literal) = literal_for(b) {
-                    self.token_start = Mark::Byte(i);
+                if let Some(literal) = Literal::starting(b) {
+                    self.token_start = Mark::byte(i);
                     self.literal = literal;
                     self.literal_len = 1;
                     return Ok(State::Literal);
@@ -597,7 +674,7 @@ impl Machine {
                     let comma = self.resolve(self.comma, chunk);
                     return Err(self.syntax(ErrorKind::TrailingCommaInArray, comma));
                 }
-                let pos = self.resolve(Mark::Byte(i), chunk);
+                let pos = self.resolve(Mark::byte(i), chunk);
                 if pos == 0 && !self.bom_skipped && chunk[i..].starts_with("\u{feff}".as_bytes()) {
                     return Err(self.syntax(ErrorKind::UnexpectedBom, 0));
                 }
@@ -611,7 +688,7 @@ impl Machine {
         self.stack.pop();
         sink.end_container();
         if S::EVENTS {
-            let pos = self.char_at(i, chunk);
+            let pos = self.char_at(i, chunk, sink);
             sink.container_ends(pos);
         }
         self.after_value()
@@ -619,8 +696,8 @@ impl Machine {
 
     fn number_atom(&self) -> Atom<'_> {
         // SAFETY: number text is ASCII (digits, sign, dot, exponent letters).
-        let text = unsafe { std::str::from_utf8_unchecked(&self.number) };
-        if self.number_float {
+        let text = unsafe { std::str::from_utf8_unchecked(&self.scratch) };
+        if self.number_state.is_float() {
             Atom::Float(text)
         } else {
             Atom::Int(text)
@@ -651,15 +728,15 @@ impl Machine {
     /// The high surrogate held found no low half: it is kept alone.
     fn push_lone_high<S: Sink>(&mut self, chunk: &[u8], sink: &mut S) {
         let from = self.scratch.len();
-        push_wtf8(&mut self.scratch, self.high);
+        push_wtf8(&mut self.scratch, u32::from(self.high));
         self.high = 0;
         self.string_surrogates = true;
         self.string_dirty = true;
         if S::EVENTS {
             // Its escape is the last one ended: at `escape_end` - 1.
-            let end = match self.escape_end {
-                Some(Mark::Byte(k)) => self.char_at(k, chunk),
-                Some(Mark::Char(c)) => c,
+            let end = match self.escape_end.map(Mark::at) {
+                Some(At::Byte(k)) => self.char_at(k, chunk, sink),
+                Some(At::Char(c)) => c,
                 None => unreachable!("a high surrogate came from an escape"),
             };
             sink.string_text(&self.scratch[from..], end - 1, false, false);
@@ -677,14 +754,14 @@ impl Machine {
     ) -> State {
         if self.high != 0 {
             if is_low_surrogate(code) {
-                code = join_surrogates(self.high, code);
+                code = join_surrogates(u32::from(self.high), code);
                 self.high = 0;
             } else {
                 self.push_lone_high(chunk, sink);
             }
         }
         if is_high_surrogate(code) {
-            self.high = code;
+            self.high = code as u16; // a high surrogate: 0xD800 to 0xDBFF
             return State::SurrogateBackslash;
         }
         if is_low_surrogate(code) {
@@ -694,7 +771,7 @@ impl Machine {
         push_wtf8(&mut self.scratch, code);
         self.string_dirty = true;
         if S::EVENTS {
-            let pos = self.char_at(i - 1, chunk);
+            let pos = self.char_at(i - 1, chunk, sink);
             sink.string_text(&self.scratch[from..], pos, false, false);
         }
         State::String
@@ -712,29 +789,25 @@ impl Machine {
     /// Read one fragment of whole code points. `wtf8` says it may hold lone surrogates.
     pub fn feed<S: Sink>(&mut self, chunk: &[u8], wtf8: bool, sink: &mut S) -> Result<(), Halt> {
         if S::EVENTS {
-            self.cursor = (0, 0);
+            *sink.cursor() = Cursor::default();
         }
         let mut state = self.state;
         let result = self.run(&mut state, chunk, wtf8, sink);
         self.state = state;
         // Marks into this fragment become character positions before it goes away.
-        if let Mark::Byte(_) = self.line_start {
-            self.line_start = Mark::Char(self.resolve(self.line_start, chunk));
+        self.line_start = self.settle(self.line_start, chunk);
+        self.token_start = self.settle(self.token_start, chunk);
+        if let Some(mark) = self.escape_end {
+            self.escape_end = Some(self.settle(mark, chunk));
         }
-        if let Mark::Byte(_) = self.token_start {
-            self.token_start = Mark::Char(self.resolve(self.token_start, chunk));
-        }
-        if let Some(mark @ Mark::Byte(_)) = self.escape_end {
-            self.escape_end = Some(Mark::Char(self.resolve(mark, chunk)));
-        }
-        if let Mark::Byte(_) = self.comma {
-            self.comma = Mark::Char(self.resolve(self.comma, chunk));
-        }
-        if let Mark::Byte(_) = self.comma_line_start {
-            self.comma_line_start = Mark::Char(self.resolve(self.comma_line_start, chunk));
-        }
+        self.comma = self.settle(self.comma, chunk);
+        self.comma_line_start = self.settle(self.comma_line_start, chunk);
         // Stopped at the document's end: only what it read counts.
-        let read = self.end.map_or(chunk, |end| &chunk[..end]);
+        let read = if self.end == NO_END {
+            chunk
+        } else {
+            &chunk[..self.end]
+        };
         self.offset += count_chars(read);
         result.map_err(|halt| self.positioned(halt))?;
         self.flush(sink).map_err(|halt| self.positioned(halt))
@@ -781,7 +854,7 @@ impl Machine {
             self.string_surrogates = true;
         }
         if S::EVENTS && j > start {
-            let pos = self.char_at(start, chunk);
+            let pos = self.char_at(start, chunk, sink);
             sink.string_text(&chunk[start..j], pos, true, j < n && chunk[j] == b'"');
         }
         if j == n {
@@ -794,7 +867,7 @@ impl Machine {
         match chunk[j] {
             b'"' => {
                 if S::EVENTS {
-                    let pos = self.char_at(j, chunk);
+                    let pos = self.char_at(j, chunk, sink);
                     sink.string_ends(pos);
                 }
                 let surrogates = self.string_surrogates;
@@ -823,7 +896,7 @@ impl Machine {
                 *state = State::Escape;
             }
             _ => {
-                let pos = self.resolve(Mark::Byte(j), chunk);
+                let pos = self.resolve(Mark::byte(j), chunk);
                 return Err(self.syntax(ErrorKind::InvalidControlCharacter, pos));
             }
         }
@@ -845,13 +918,13 @@ impl Machine {
             if is_whitespace(b) {
                 if b == b'\n' {
                     self.line += 1;
-                    self.line_start = Mark::Byte(i + 1);
+                    self.line_start = Mark::byte(i + 1);
                 }
                 i += 1;
                 continue;
             }
             if *state == State::Done && self.stop_at_end {
-                self.end = Some(i);
+                self.end = i;
                 return Ok(n);
             }
             *state = self.structure_step(*state, b, i, chunk, sink)?;
@@ -869,7 +942,7 @@ impl Machine {
         chunk: &[u8],
         sink: &mut S,
     ) -> Step {
-        let unexpected = |m: &Self| Err(m.syntax(expecting(s), m.resolve(Mark::Byte(i), chunk)));
+        let unexpected = |m: &Self| Err(m.syntax(expecting(s), m.resolve(Mark::byte(i), chunk)));
         Ok(match (s, b) {
             (State::Value, _) => self.begin_value(b, i, chunk, sink)?,
             (State::ArrayFirst, b']') | (State::ArrayNext, b']') => {
@@ -878,7 +951,7 @@ impl Machine {
             (State::ArrayFirst, _) => self.begin_value(b, i, chunk, sink)?,
             (State::ArrayNext | State::ObjectNext, b',') => {
                 if self.dialect.trailing_comma {
-                    self.comma = Mark::Byte(i);
+                    self.comma = Mark::byte(i);
                     self.comma_line = self.line;
                     self.comma_line_start = self.line_start;
                 }
@@ -893,12 +966,12 @@ impl Machine {
             }
             (State::ObjectColon, b':') => State::Value,
             (State::ObjectFirst | State::ObjectKey, b'"') => {
-                self.token_start = Mark::Byte(i);
+                self.token_start = Mark::byte(i);
                 self.in_key = true;
                 self.scratch.clear();
                 self.string_surrogates = false;
                 if S::EVENTS {
-                    let pos = self.char_at(i, chunk);
+                    let pos = self.char_at(i, chunk, sink);
                     sink.key_begins(pos);
                 }
                 State::String
@@ -930,23 +1003,24 @@ impl Machine {
             }
             i += 1;
             if sub.accepting() {
-                self.number_valid = self.number.len() + i - start;
+                self.number_valid = self.scratch.len() + i - start;
             }
         }
-        self.number.extend_from_slice(&chunk[start..i]);
+        self.scratch.extend_from_slice(&chunk[start..i]);
         self.number_state = sub;
-        if sub.is_float() {
-            self.number_float = true;
-        }
         if i < n {
             if sub == Num::Minus && chunk[i] == b'I' {
-                self.literal = b"-Infinity";
+                self.literal = Literal::NegInfinity;
                 self.literal_len = 1;
                 *state = State::Literal;
             } else if !sub.accepting() {
                 return Err(self.number_error(chunk));
             } else {
-                let pos = if S::EVENTS { self.char_at(i, chunk) } else { 0 };
+                let pos = if S::EVENTS {
+                    self.char_at(i, chunk, sink)
+                } else {
+                    0
+                };
                 *state = self.end_number(pos, sink)?;
             }
         }
@@ -962,17 +1036,18 @@ impl Machine {
         sink: &mut S,
     ) -> Result<usize, Halt> {
         while i < chunk.len() && *state == State::Literal {
-            if chunk[i] != self.literal[self.literal_len as usize] {
+            let text = self.literal.text();
+            if chunk[i] != text[self.literal_len as usize] {
                 let start = self.resolve(self.token_start, chunk);
                 return Err(self.syntax(ErrorKind::ExpectingValue, start));
             }
             self.literal_len += 1;
             i += 1;
-            if self.literal_len as usize == self.literal.len() {
-                let value = literal_value(self.literal);
+            if self.literal_len as usize == text.len() {
+                let value = self.literal.value();
                 sink.atom(value)?;
                 if S::EVENTS {
-                    let pos = self.char_at(i - 1, chunk);
+                    let pos = self.char_at(i - 1, chunk, sink);
                     sink.atom_ends(value, pos);
                 }
                 *state = self.after_value();
@@ -1001,13 +1076,13 @@ impl Machine {
                         State::Unicode
                     } else {
                         let Some(decoded) = unescape(b) else {
-                            let pos = self.resolve(Mark::Byte(i), chunk) - 2;
+                            let pos = self.resolve(Mark::byte(i), chunk) - 2;
                             return Err(self.syntax(ErrorKind::InvalidEscape, pos));
                         };
                         self.scratch.push(decoded);
                         self.string_dirty = true;
                         if S::EVENTS {
-                            let pos = self.char_at(i - 1, chunk);
+                            let pos = self.char_at(i - 1, chunk, sink);
                             sink.string_text(&[decoded], pos, false, false);
                         }
                         State::String
@@ -1015,19 +1090,19 @@ impl Machine {
                 }
                 State::Unicode => {
                     let Some(digit) = hex_digit(b) else {
-                        let pos = self.resolve(Mark::Byte(i), chunk) - self.hex_len as u64 - 1;
+                        let pos = self.resolve(Mark::byte(i), chunk) - self.hex_len as u64 - 1;
                         return Err(self.syntax(ErrorKind::InvalidUnicodeEscape, pos));
                     };
                     i += 1;
-                    self.hex = self.hex << 4 | digit;
+                    self.hex = self.hex << 4 | digit as u16; // four hex digits: 16 bits
                     self.hex_len += 1;
                     if self.hex_len < 4 {
                         continue;
                     }
                     // The escape before this one is still `escape_end` while it is ended: a
                     // lone high surrogate it held is placed there.
-                    let next = self.end_escape(self.hex, i, chunk, sink);
-                    self.escape_end = Some(Mark::Byte(i));
+                    let next = self.end_escape(u32::from(self.hex), i, chunk, sink);
+                    self.escape_end = Some(Mark::byte(i));
                     next
                 }
                 State::SurrogateBackslash if b == b'\\' => {
@@ -1069,11 +1144,11 @@ impl Machine {
             }
         } else if state == State::Number && self.mode == Mode::Jiter {
             if self.number_state.accepting() {
-                let shown = if self.number_float && self.number.len() > LONG_NUMBER {
+                let shown = if self.number_state.is_float() && self.scratch.len() > LONG_NUMBER {
                     let short = self
                         .number_digest
                         .get_or_insert_with(Default::default)
-                        .short_text(&self.number);
+                        .short_text(&self.scratch);
                     sink.show_tentative(Atom::Float(&short))
                 } else {
                     sink.show_tentative(self.number_atom())

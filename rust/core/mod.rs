@@ -24,7 +24,7 @@ pub mod value;
 
 pub use error::{Dialect, ErrorKind, Failure, ParseError};
 pub use machine::{DebugState, Machine, Mode};
-pub use sink::{Atom, Sink, Stop, Str};
+pub use sink::{Atom, Cursor, Sink, Stop, Str};
 pub use stream::Stream;
 
 #[cfg(test)]

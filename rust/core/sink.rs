@@ -45,6 +45,15 @@ pub enum Atom<'a> {
     NegInfinity,
 }
 
+/// For a sink that takes events (`Sink::EVENTS`): the last byte index of the fragment being
+/// read whose character position was asked, and how many characters precede it there, so
+/// that each event counts on from the last.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cursor {
+    pub byte: usize,
+    pub chars: u64,
+}
+
 /// Builds the value. One slot is open at a time: the string value still being read, or in
 /// jiter mode a number shown before it is complete (the tentative slot).
 pub trait Sink {
@@ -72,6 +81,11 @@ pub trait Sink {
 
     /// The sink takes the positioned events below.
     const EVENTS: bool = false;
+    /// With `EVENTS`: where the machine counted characters last in the fragment being read
+    /// (kept by the sink, made for one read, not by every open stream).
+    fn cursor(&mut self) -> &mut Cursor {
+        unreachable!("only a sink that takes events is asked where its positions are")
+    }
     /// A value begins at `pos` with the character `first` (`"`, `{`, `[`, `-`, a digit, or a
     /// literal's first letter: it settles the value's JSON type).
     #[inline]

@@ -14,9 +14,10 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 
 pub struct Stream {
     machine: Machine,
-    max_size: Option<u64>,
+    /// `max_size`, or `NO_LIMIT`.
+    max_size: u64,
     /// Bytes of a code point (or of a BOM) not yet whole.
-    pending: Vec<u8>,
+    pending: HeldBack,
     /// Nothing read yet: a bytes stream may open with a BOM.
     at_start: bool,
     /// Boxed: a stream seldom fails, and the error is large.
@@ -28,7 +29,45 @@ pub struct Stream {
     /// With `set_stop_at_end`: where the document ended, once it has (see `end`); nothing
     /// after it is read.
     /// Boxed: set once, and only with `set_stop_at_end`.
-    end: Option<Box<(u64, u64, u64)>>,
+    end: Option<Box<DocumentEnd>>,
+}
+
+/// Where a document ended (`Stream::end`, `Stream::end_index`).
+struct DocumentEnd {
+    /// Position (characters from the stream's start), line and column (1-based).
+    at: (u64, u64, u64),
+    /// The position's index in the fragment that held it, in characters.
+    index: u64,
+}
+
+/// `Stream::max_size` without a limit (one word, not an `Option`'s two: #28).
+const NO_LIMIT: u64 = u64::MAX;
+
+/// The bytes of a code point cut by the end of a bytes fragment (or of a BOM cut short): at
+/// most three, held in place rather than in a buffer of their own.
+#[derive(Default)]
+struct HeldBack {
+    bytes: [u8; 3],
+    len: u8,
+}
+
+impl HeldBack {
+    fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    fn set(&mut self, bytes: &[u8]) {
+        self.bytes[..bytes.len()].copy_from_slice(bytes);
+        self.len = bytes.len() as u8;
+    }
 }
 
 /// The byte index where the last `chars` characters of `text` start.
@@ -74,8 +113,8 @@ impl Stream {
     ) -> Self {
         Stream {
             machine: Machine::new(mode, max_depth, dialect),
-            max_size,
-            pending: Vec::new(),
+            max_size: max_size.unwrap_or(NO_LIMIT),
+            pending: HeldBack::default(),
             at_start: true,
             error: None,
             closed: false,
@@ -84,16 +123,15 @@ impl Stream {
         }
     }
 
-    /// The bytes this stream holds outside itself (the machine's buffers, the bytes held
-    /// back, the last fragment kept for an error's `doc`, the error, the document's end once
-    /// found): see `Machine::heap_bytes`.
+    /// The bytes this stream holds outside itself (the machine's buffers, the last fragment
+    /// kept for an error's `doc`, the error, the document's end once found): see
+    /// `Machine::heap_bytes`.
     pub fn heap_bytes(&self) -> usize {
         self.machine.heap_bytes()
             + self
                 .end
                 .as_ref()
-                .map_or(0, |_| std::mem::size_of::<(u64, u64, u64)>())
-            + self.pending.capacity()
+                .map_or(0, |_| std::mem::size_of::<DocumentEnd>())
             + self.last.capacity()
             + self.error.as_ref().map_or(0, |error| {
                 std::mem::size_of::<ParseError>() + error.doc.capacity()
@@ -110,7 +148,14 @@ impl Stream {
     /// first character after it that is not whitespace, as its position (in characters from
     /// the stream's start), line and column (1-based). Later fragments are not read.
     pub fn end(&self) -> Option<(u64, u64, u64)> {
-        self.end.as_deref().copied()
+        self.end.as_ref().map(|end| end.at)
+    }
+
+    /// With `set_stop_at_end`, once a fragment held the document's end: `end`'s position as
+    /// an index into that fragment, in characters (a code point held back from the fragment
+    /// before counts as the fragment's).
+    pub fn end_index(&self) -> Option<u64> {
+        self.end.as_ref().map(|end| end.index)
     }
 
     /// How many characters the machine has read (the position of the next one).
@@ -225,9 +270,11 @@ impl Stream {
 
     /// Give whole code points to the machine, within max_size.
     fn read<S: Sink>(&mut self, text: &[u8], wtf8: bool, sink: &mut S) -> Result<(), Failure> {
+        let start = self.machine.offset;
         let mut text = text;
         let mut over = None;
-        if let Some(limit) = self.max_size {
+        if self.max_size != NO_LIMIT {
+            let limit = self.max_size;
             let room = limit.saturating_sub(self.machine.offset);
             if count_chars(text) > room {
                 // Cut before the character numbered `room`.
@@ -248,13 +295,16 @@ impl Stream {
         if let Err(halt) = self.machine.feed(text, wtf8, sink) {
             return Err(self.halt(halt, text, None));
         }
-        if let Some(end) = self.machine.end.take() {
+        if let Some(end) = self.machine.take_end() {
             // The document ended in this fragment: what follows it is not the stream's.
             text = &text[..end];
             over = None;
             let pos = self.machine.offset;
             let (line, column) = self.machine.locate(pos);
-            self.end = Some(Box::new((pos, line, column)));
+            self.end = Some(Box::new(DocumentEnd {
+                at: (pos, line, column),
+                index: pos - start,
+            }));
         }
         self.remember(text);
         if let Some(limit) = over {
@@ -292,14 +342,13 @@ impl Stream {
         let joined;
         let mut data = bytes;
         if !self.pending.is_empty() {
-            let mut pending = std::mem::take(&mut self.pending);
-            pending.extend_from_slice(bytes);
-            joined = pending;
+            joined = [self.pending.as_slice(), bytes].concat();
+            self.pending.clear();
             data = &joined;
         }
         if self.at_start {
             if data.len() < 3 && BOM.starts_with(data) {
-                self.pending = data.to_vec();
+                self.pending.set(data);
                 return Ok(());
             }
             self.at_start = false;
@@ -313,7 +362,7 @@ impl Stream {
             End::Whole => self.read(data, surrogates, sink),
             End::Incomplete => {
                 // A code point cut at the end of the fragment: hold it back.
-                self.pending = data[valid..].to_vec();
+                self.pending.set(&data[valid..]);
                 self.read(&data[..valid], surrogates, sink)
             }
             End::Invalid => {
@@ -330,7 +379,7 @@ impl Stream {
     /// The bytes held back were never completed: invalid before more text, and at the end a
     /// character cut short (`expected` says so).
     fn invalid_pending(&mut self, expected: Option<&'static str>) -> Failure {
-        let first = self.pending[0];
+        let first = self.pending.as_slice()[0];
         self.pending.clear();
         let pos = self.machine.offset;
         self.fail(ErrorKind::InvalidUtf8(first), pos, b"", expected)

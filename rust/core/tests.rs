@@ -371,18 +371,22 @@ fn open_depth_counts_the_values_still_arriving_on_the_last_path() {
 fn open_stream_sizes() {
     use crate::core::machine::Machine;
     use crate::core::stream::Stream;
-    assert_eq!(std::mem::size_of::<Machine>(), 272); // 16 of them the events' cursor (`char_at`)
-    assert_eq!(std::mem::size_of::<Stream>(), 360);
+    assert_eq!(std::mem::size_of::<Machine>(), 160);
+    assert_eq!(std::mem::size_of::<Stream>(), 216);
 }
 
 /// The positioned events a checking sink gets (`Sink::EVENTS`), one line each; string content
 /// one character a line with its position, so that every split of the text gives the same
 /// lines (a plain run's characters follow on from its start).
 #[derive(Default)]
-struct Events(Vec<String>);
+struct Events(Vec<String>, super::Cursor);
 
 impl super::Sink for Events {
     const EVENTS: bool = true;
+
+    fn cursor(&mut self) -> &mut super::Cursor {
+        &mut self.1
+    }
 
     fn begin_container(&mut self, _: bool) -> Result<(), super::Stop> {
         Ok(())

@@ -12,22 +12,29 @@ use std::ffi::CString;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyList, PyString};
+use pyo3::{PyTraverseError, PyVisit};
 
 use super::changes::{empty, New, Op, Recorder, Slot};
 use super::keys::KeyCache;
+use super::strings::utf8_string;
 use crate::core::{Atom, Sink, Stop, Str};
+
+/// A growing string up to this many bytes is made anew at each fragment rather than
+/// appended to (`PySink::grow`): below it, decoding it whole costs less than the append's
+/// extra string, stores and resize; above it the append keeps a fragment's cost in proportion
+/// to the fragment.
+const REBUILT_STRING_MAX: usize = 128;
 
 /// The value under construction, kept between feeds.
 pub struct Builder {
     pub root: Option<Py<PyAny>>,
     /// Open containers, innermost last, with `true` for a dict.
     containers: Vec<(Py<PyAny>, bool)>,
+    /// The key read last in the innermost dict, None once a container opens or closes (its
+    /// next key comes before any value); its bytes end the recorder's path.
     key: Option<Py<PyString>>,
-    /// The key's bytes, for JSON Pointers.
-    key_bytes: Vec<u8>,
-    key_surrogates: bool,
-    /// Change mode (`changes.rs`): where each open container sits, and the changes a feed
-    /// records.
+    /// Change mode (`changes.rs`): where each open container sits (and the key's pointer
+    /// token), and the changes a feed records.
     pub recorder: Recorder,
     /// Bytes of the open string already recorded as changes, and its path once made.
     recorded_len: usize,
@@ -46,13 +53,31 @@ pub struct Builder {
 }
 
 impl Builder {
+    /// Shows the collector the containers of the live value it holds: a value the caller
+    /// made refer back to its parser is a cycle through the engine (the twin's are plain
+    /// attributes, which the collector sees anyway).
+    pub fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for object in self.root.iter().chain(self.tentative_prev.iter()) {
+            visit.call(object)?;
+        }
+        for (container, _) in &self.containers {
+            visit.call(container)?;
+        }
+        Ok(())
+    }
+
+    /// Lets go of what `traverse` shows, to break such a cycle (the engine is garbage then).
+    pub fn clear(&mut self) {
+        self.root = None;
+        self.tentative_prev = None;
+        self.containers.clear();
+    }
+
     pub fn new() -> Self {
         Builder {
             root: None,
             containers: Vec::new(),
             key: None,
-            key_bytes: Vec::new(),
-            key_surrogates: false,
             recorder: Recorder::default(),
             recorded_len: 0,
             open_path: None,
@@ -69,7 +94,6 @@ impl Builder {
     /// and Python objects apart (the value is the user's; its own size is `sys.getsizeof`'s).
     pub fn heap_bytes(&self) -> usize {
         self.containers.capacity() * std::mem::size_of::<(Py<PyAny>, bool)>()
-            + self.key_bytes.capacity()
             + self.recorder.heap_bytes()
             + self
                 .error
@@ -94,18 +118,12 @@ pub struct PySink<'a, 'py> {
 }
 
 /// Where the open slot of `containers` is: its key, or its index (a new element when
-/// `appending`). A function of the fields, not of the builder, so that the recorder (another
-/// field) can be written while the key is borrowed.
-fn slot_of<'a>(
-    py: Python<'_>,
-    containers: &[(Py<PyAny>, bool)],
-    key: &'a [u8],
-    surrogates: bool,
-    appending: bool,
-) -> Slot<'a> {
+/// `appending`). A function of the field, not of the builder, so that the recorder (another
+/// field) can be written while it is borrowed.
+fn slot_of(py: Python<'_>, containers: &[(Py<PyAny>, bool)], appending: bool) -> Slot {
     match containers.last() {
         None => Slot::Root,
-        Some((_, true)) => Slot::Key(key, surrogates),
+        Some((_, true)) => Slot::Key,
         Some((top, false)) => {
             let len = top
                 .bind(py)
@@ -145,13 +163,7 @@ impl<'py> PySink<'_, 'py> {
     /// The JSON Pointer of the open slot as a Python str.
     fn slot_path(&mut self, appending: bool) -> Result<Bound<'py, PyAny>, Stop> {
         let b = &*self.b;
-        let slot = slot_of(
-            self.py,
-            &b.containers,
-            &b.key_bytes,
-            b.key_surrogates,
-            appending,
-        );
+        let slot = slot_of(self.py, &b.containers, appending);
         let path = b.recorder.slot_path(self.py, slot);
         path.map_err(|e| self.stop(e))
     }
@@ -183,7 +195,7 @@ impl<'py> PySink<'_, 'py> {
             }
         }
         let b = &mut *self.b;
-        let slot = slot_of(self.py, &b.containers, &b.key_bytes, b.key_surrogates, true);
+        let slot = slot_of(self.py, &b.containers, true);
         let recorded = b.recorder.record_new(self.py, slot, replacing, value);
         recorded.map_err(|e| self.stop(e))
     }
@@ -233,20 +245,11 @@ impl<'py> PySink<'_, 'py> {
     }
 
     fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
-        if let Some(text) = text.as_str() {
-            return Ok(PyString::new(self.py, text).into_any());
-        }
-        // SAFETY: the pointer and length describe `text.bytes`; the codec name is a C string
-        // literal; the result is a new reference or NULL with an exception set.
-        let object = unsafe {
-            ffi::PyUnicode_DecodeUTF8(
-                text.bytes.as_ptr().cast(),
-                text.bytes.len() as ffi::Py_ssize_t,
-                c"surrogatepass".as_ptr(),
-            )
-        };
-        // SAFETY: a new reference, or NULL which `from_owned_ptr_or_err` turns into the error.
-        unsafe { Bound::from_owned_ptr_or_err(self.py, object) }.map_err(|e| self.stop(e))
+        // SAFETY: the interpreter is held; a new reference, or NULL with an exception set
+        // (bytes that are not WTF-8: never from the core), which `from_owned_ptr_or_err`
+        // turns into the error.
+        unsafe { Bound::from_owned_ptr_or_err(self.py, utf8_string(text.bytes)) }
+            .map_err(|e| self.stop(e))
     }
 
     /// Brings a stale string slot up to date with the string's content so far.
@@ -279,13 +282,18 @@ impl<'py> PySink<'_, 'py> {
         len: usize,
         text: Str,
     ) -> Result<Bound<'py, PyAny>, Stop> {
-        let delta = PyString::new(
-            self.py,
-            text.as_str()
-                .expect("no surrogates")
-                .get(len..)
-                .expect("strings only grow"),
-        );
+        if text.bytes.len() <= REBUILT_STRING_MAX {
+            // short: one new string and one store cost less than the fragment's own string,
+            // two stores and the resize (most strings models write are short: names, enums)
+            drop(previous);
+            let object = self.string_object(text)?;
+            self.replace(object.clone())?;
+            return Ok(object);
+        }
+        let delta = self.string_object(Str {
+            bytes: text.bytes.get(len..).expect("strings only grow"),
+            surrogates: false,
+        })?;
         self.replace(self.py.None().into_bound(self.py))?;
         let mut joined = previous.into_ptr();
         // SAFETY: `joined` is an owned reference to a str and `delta` a live str; Append
@@ -366,32 +374,37 @@ impl Sink for PySink<'_, '_> {
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {
         self.record_new(New::Empty(object))?;
         let b = &mut *self.b;
-        let slot = slot_of(self.py, &b.containers, &b.key_bytes, b.key_surrogates, true);
+        let slot = slot_of(self.py, &b.containers, true);
         b.recorder.open(slot);
         let container = empty(self.py, object);
         self.insert(container.clone())?;
-        self.b.containers.push((container.unbind(), object));
+        let containers = &mut self.b.containers;
+        if containers.len() == containers.capacity() {
+            // Room for two levels first (a tool call's arguments seldom nest deeper), then
+            // doubling as Vec does, whose first allocation would hold four (#28).
+            containers.reserve_exact(containers.capacity().max(2));
+        }
+        containers.push((container.unbind(), object));
+        self.b.key = None;
         Ok(())
     }
 
     fn end_container(&mut self) {
+        let keyed = self.b.key.take().is_some();
         self.b.containers.pop();
-        self.b.recorder.close();
+        self.b.recorder.close(keyed);
     }
 
     fn set_key(&mut self, key: Str) -> Result<(), Stop> {
-        let key_bytes = key;
-        let key = match key.as_str() {
+        let object = match key.as_str() {
             Some(text) => self.b.keys.get(self.py, text),
             None => self
                 .string_object(key)?
                 .cast_into::<PyString>()
                 .expect("decoding gives a str"),
         };
-        self.b.key = Some(key.unbind());
-        self.b.key_bytes.clear();
-        self.b.key_bytes.extend_from_slice(key_bytes.bytes);
-        self.b.key_surrogates = key_bytes.surrogates;
+        let replacing = self.b.key.replace(object.unbind()).is_some();
+        self.b.recorder.set_key(key.bytes, replacing);
         Ok(())
     }
 

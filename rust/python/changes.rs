@@ -15,70 +15,34 @@ use crate::core::escape::push_pointer_token;
 use crate::core::Str;
 
 /// Where each open container sits, kept in plain feeds too (modes may mix): the JSON Pointer
-/// of the innermost one, written as containers open and cut back as they close, so that a
-/// change's pointer is this text and its last token (one copy, not a walk of the levels).
-/// Memory stays linear in the depth.
+/// of the innermost one, written as containers open and cut back as they close, then the
+/// token of the key read last in it (an object's), so that a change's pointer is this text,
+/// or this text and an index (one copy, not a walk of the levels). Memory stays linear in
+/// the depth, and is this one buffer (#28: memory per open stream), the key's bytes included:
+/// every token begins with the text's last `/` (a `/` inside a key is escaped as `~1`), so
+/// dropping one cuts the text back to that `/`.
 #[derive(Default)]
 pub struct Path {
-    /// The innermost open container's pointer (WTF-8 when `surrogates`).
+    /// The pointer (WTF-8 when a key held a lone surrogate: such text is not UTF-8, and
+    /// `decode` reads it as WTF-8 then).
     text: Vec<u8>,
-    surrogates: bool,
-    /// For each open container, innermost last: the pointer's length and flag before it.
-    opened: Vec<(usize, bool)>,
 }
 
 impl Path {
     /// The bytes it holds outside itself.
     pub fn heap_bytes(&self) -> usize {
-        self.text.capacity() + self.opened.capacity() * std::mem::size_of::<(usize, bool)>()
+        self.text.capacity()
     }
 
-    fn open(&mut self) {
-        self.opened.push((self.text.len(), self.surrogates));
-    }
-
-    pub fn push_key(&mut self, key: &[u8], surrogates: bool) {
-        self.open();
+    fn push_key(&mut self, key: &[u8]) {
         self.text.push(b'/');
         push_pointer_token(&mut self.text, key);
-        self.surrogates |= surrogates;
     }
 
-    pub fn push_index(&mut self, index: usize) {
-        self.open();
-        push_index(&mut self.text, index);
-    }
-
-    pub fn push_root(&mut self) {
-        self.open();
-    }
-
-    pub fn pop(&mut self) {
-        if let Some((len, surrogates)) = self.opened.pop() {
-            self.text.truncate(len);
-            self.surrogates = surrogates;
-        }
-    }
-
-    /// Writes into `out` the JSON Pointer of the innermost container, then `last` (a key or
-    /// index) if given; whether it holds lone surrogates (WTF-8).
-    fn write_pointer(
-        &self,
-        out: &mut Vec<u8>,
-        last: Option<(&[u8], bool)>,
-        index: Option<usize>,
-    ) -> bool {
-        out.extend_from_slice(&self.text);
-        let mut surrogates = self.surrogates;
-        if let Some((key, s)) = last {
-            out.push(b'/');
-            push_pointer_token(out, key);
-            surrogates |= s;
-        }
-        if let Some(i) = index {
-            push_index(out, i);
-        }
-        surrogates
+    /// Drops the last token (none left: the root's empty pointer stays).
+    fn pop(&mut self) {
+        let start = self.text.iter().rposition(|&b| b == b'/').unwrap_or(0);
+        self.text.truncate(start);
     }
 }
 
@@ -99,12 +63,12 @@ fn push_index(out: &mut Vec<u8>, mut index: usize) {
     out.extend_from_slice(&digits[at..]);
 }
 
-/// The open slot a change is about: the root, a key of the innermost object (its bytes,
-/// WTF-8 when flagged), or an index of the innermost array.
+/// The open slot a change is about: the root, the key of the innermost object read last,
+/// or an index of the innermost array.
 #[derive(Clone, Copy)]
-pub enum Slot<'a> {
+pub enum Slot {
     Root,
-    Key(&'a [u8], bool),
+    Key,
     Index(usize),
 }
 
@@ -116,8 +80,9 @@ pub struct Recorder {
     path: Path,
     /// Change mode: the changes recorded by the current `feed_changes`.
     pub changes: Option<Vec<Py<PyAny>>>,
-    /// The lazy form of change mode (`feed_pending`): the changes kept as data instead.
-    pub pending: Option<Pending>,
+    /// The lazy form of change mode (`feed_pending`): the changes kept as data instead
+    /// (boxed: set only during such a feed, and handed over whole to `PendingChanges`).
+    pub pending: Option<Box<Pending>>,
 }
 
 impl Recorder {
@@ -128,7 +93,9 @@ impl Recorder {
                 changes.capacity() * std::mem::size_of::<Py<PyAny>>()
             })
             + self.pending.as_ref().map_or(0, |pending| {
-                pending.arena.capacity() + pending.items.capacity() * std::mem::size_of::<Item>()
+                std::mem::size_of::<Pending>()
+                    + pending.arena.capacity()
+                    + pending.items.capacity() * std::mem::size_of::<Item>()
             })
     }
 
@@ -137,37 +104,48 @@ impl Recorder {
         self.changes.is_some()
     }
 
-    /// Remembers where a container about to be inserted at `slot` will sit.
+    /// A key of the innermost object was read: its token ends the path, in place of the
+    /// token of the key before it (`replacing`: one was read since the object opened or
+    /// since its last container closed).
+    pub fn set_key(&mut self, key: &[u8], replacing: bool) {
+        if replacing {
+            self.path.pop();
+        }
+        self.path.push_key(key);
+    }
+
+    /// Remembers where a container about to be inserted at `slot` will sit: the path as it
+    /// is (after a key, its token ends it) or, in an array, the path and the index.
     pub fn open(&mut self, slot: Slot) {
-        match slot {
-            Slot::Root => self.path.push_root(),
-            Slot::Index(index) => self.path.push_index(index),
-            Slot::Key(key, surrogates) => self.path.push_key(key, surrogates),
+        if let Slot::Index(index) = slot {
+            push_index(&mut self.path.text, index);
         }
     }
 
-    /// The innermost container ended.
-    pub fn close(&mut self) {
+    /// The innermost container ended: the token of the key read last in it goes (`keyed`:
+    /// an object that read one since it opened or since its last container closed), then its
+    /// own (a key's or an index's; the root has none), so that its parent has no key.
+    pub fn close(&mut self, keyed: bool) {
+        if keyed {
+            self.path.pop();
+        }
         self.path.pop();
     }
 
-    /// Writes into `out` the JSON Pointer of `slot`: its UTF-8 (WTF-8 when the flag returned
-    /// is set) bytes.
-    fn write_slot_pointer(&self, out: &mut Vec<u8>, slot: Slot) -> bool {
-        match slot {
-            Slot::Root => false,
-            Slot::Key(key, surrogates) => {
-                self.path.write_pointer(out, Some((key, surrogates)), None)
-            }
-            Slot::Index(index) => self.path.write_pointer(out, None, Some(index)),
+    /// Writes into `out` the JSON Pointer of `slot`: UTF-8 bytes, or WTF-8 when a key held a
+    /// lone surrogate.
+    fn write_slot_pointer(&self, out: &mut Vec<u8>, slot: Slot) {
+        out.extend_from_slice(&self.path.text);
+        if let Slot::Index(index) = slot {
+            push_index(out, index);
         }
     }
 
     /// The JSON Pointer of `slot` as a Python str.
     pub fn slot_path<'py>(&self, py: Python<'py>, slot: Slot) -> PyResult<Bound<'py, PyAny>> {
         let mut bytes = Vec::new();
-        let surrogates = self.write_slot_pointer(&mut bytes, slot);
-        decode(py, &bytes, surrogates)
+        self.write_slot_pointer(&mut bytes, slot);
+        decode(py, &bytes, false)
     }
 
     /// Records a change, in change mode (kept as data in the lazy form).
@@ -208,8 +186,8 @@ impl Recorder {
         let op = if replacing { Op::Replace } else { Op::Add };
         if let Some(mut pending) = self.pending.take() {
             let start = pending.arena.len();
-            let surrogates = self.write_slot_pointer(&mut pending.arena, slot);
-            let path = PathRef::Text(pending.span_from(start, surrogates));
+            self.write_slot_pointer(&mut pending.arena, slot);
+            let path = PathRef::Text(pending.span_from(start, false));
             pending.items.push(Item {
                 op,
                 path,
@@ -385,11 +363,11 @@ impl Pending {
 /// The changes one fragment made, made into `Change`s only when asked (`build`).
 #[pyclass(frozen, module = "jsondrip._native")]
 pub struct PendingChanges {
-    pending: Pending,
+    pending: Box<Pending>,
 }
 
-impl From<Pending> for PendingChanges {
-    fn from(pending: Pending) -> Self {
+impl From<Box<Pending>> for PendingChanges {
+    fn from(pending: Box<Pending>) -> Self {
         PendingChanges { pending }
     }
 }
@@ -422,7 +400,8 @@ impl PendingChanges {
     }
 }
 
-/// A pointer's bytes as a str: UTF-8, or WTF-8 (lone surrogates) when `surrogates`.
+/// A pointer's (or an append's) bytes as a str: UTF-8, or WTF-8 (lone surrogates) when
+/// `surrogates` or when they are not UTF-8 (a pointer does not say whether its keys held any).
 fn decode<'py>(py: Python<'py>, bytes: &[u8], surrogates: bool) -> PyResult<Bound<'py, PyAny>> {
     if !surrogates {
         if let Ok(text) = std::str::from_utf8(bytes) {

@@ -79,11 +79,6 @@ pub struct NativeEngine {
     failed: Option<Box<Failed>>,
     /// With `schema=`: the check, fed the machine's events by the sink of each read.
     schema: Option<Box<SchemaCheck>>,
-    /// `options.stop_at_end`: the stream stops at its document's end (`end`).
-    stop_at_end: bool,
-    /// With `stop_at_end`, once a fragment held the document's end: its index in that
-    /// fragment, in characters (`end_index`).
-    end_index: Option<u64>,
 }
 
 impl NativeEngine {
@@ -134,6 +129,31 @@ impl NativeEngine {
         Ok(())
     }
 
+    /// `feed`, for `EngineFront.feed` too (front.rs), which calls it without a Python call.
+    pub(super) fn feed_value(
+        &mut self,
+        py: Python<'_>,
+        chunk: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        if self.read(py, chunk)? {
+            return Ok(py.NotImplemented());
+        }
+        self.value_of(py)
+    }
+
+    /// `feed_changes`, for `EngineFront.feed_changes` too (front.rs).
+    pub(super) fn feed_changes_list(
+        &mut self,
+        py: Python<'_>,
+        chunk: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        self.builder.recorder.changes = Some(Vec::new());
+        let read = self.read(py, chunk);
+        let changes = self.builder.recorder.changes.take().unwrap_or_default();
+        read?;
+        Ok(PyList::new(py, changes)?.into_any().unbind())
+    }
+
     fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
         match &self.failed {
             Some(failed) => Err(failed.raise(py)),
@@ -179,8 +199,6 @@ impl NativeEngine {
             builder: Builder::new(),
             failed: None,
             schema,
-            stop_at_end,
-            end_index: None,
         })
     }
 
@@ -212,39 +230,33 @@ impl NativeEngine {
         if let Some(Failed::Raised(exception)) = self.failed.as_deref() {
             visit.call(exception)?;
         }
-        Ok(())
+        self.builder.traverse(&visit)
     }
 
     fn __clear__(&mut self) {
         if let Some(Failed::Raised(_)) = self.failed.as_deref() {
             self.failed = None;
         }
+        self.builder.clear();
     }
 
     /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value;
     /// with `stop_at_end`, `NotImplemented` instead when the document ended in this fragment
     /// (`end` and `end_index` say where).
     fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        if self.read(py, chunk)? {
-            return Ok(py.NotImplemented());
-        }
-        self.value_of(py)
+        self.feed_value(py, chunk)
     }
 
     /// Read one fragment and return the list of `jsondrip.Change`s it made to the value.
     fn feed_changes(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.builder.recorder.changes = Some(Vec::new());
-        let read = self.read(py, chunk);
-        let changes = self.builder.recorder.changes.take().unwrap_or_default();
-        read?;
-        Ok(PyList::new(py, changes)?.into_any().unbind())
+        self.feed_changes_list(py, chunk)
     }
 
     /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
     /// (made into `Change`s by its `build()`), or None when it made none.
     fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         self.builder.recorder.changes = Some(Vec::new());
-        self.builder.recorder.pending = Some(Pending::new());
+        self.builder.recorder.pending = Some(Box::new(Pending::new()));
         let read = self.read(py, chunk);
         self.builder.recorder.changes = None;
         let pending = self.builder.recorder.pending.take().unwrap_or_default();
@@ -269,7 +281,7 @@ impl NativeEngine {
     /// that fragment (in characters) of `end`'s position, else None.
     #[getter]
     fn end_index(&self) -> Option<u64> {
-        self.end_index
+        self.stream.end_index()
     }
 
     /// True once a complete document has been read.
@@ -390,19 +402,9 @@ impl NativeEngine {
     /// Reads one fragment into the stream (and with `schema=`, checks it as it goes);
     /// true when the document ended in it (with `stop_at_end`: `end_index` is set then).
     fn read(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<bool> {
-        if !self.stop_at_end || self.stream.end().is_some() {
-            self.read_fragment(py, chunk)?;
-            return Ok(false);
-        }
-        let before = self.stream.offset();
+        let ended_before = self.stream.end().is_some();
         self.read_fragment(py, chunk)?;
-        match self.stream.end() {
-            Some((pos, _, _)) => {
-                self.end_index = Some(pos - before);
-                Ok(true)
-            }
-            None => Ok(false),
-        }
+        Ok(!ended_before && self.stream.end().is_some())
     }
 
     fn read_fragment(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<()> {

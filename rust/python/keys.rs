@@ -60,23 +60,28 @@ static KEY_MASKS: [[u64; 2]; 16] = {
     masks
 };
 
+/// Every open stream holds one (#28: memory per open stream): its tables are boxed slices
+/// (allocated on first use, never over-allocated) and the rare one, of keys that are not
+/// ASCII, is behind one more box.
 pub struct KeyCache {
     /// Compact ASCII strs, by hash of their bytes.
-    slots: Vec<Option<Py<PyString>>>,
+    slots: Box<[Option<Py<PyString>>]>,
     /// Short ASCII keys with their words, by hash of the words (`lookup_short`); allocated
     /// at the first such lookup.
-    short: Vec<(ShortKey, Option<Py<PyString>>)>,
+    short: Box<[(ShortKey, Option<Py<PyString>>)]>,
     /// Non-ASCII keys with their UTF-8 (or WTF-8) bytes, by the same hash.
-    wide: Vec<Option<WideKey>>,
+    wide: Option<Box<WideTable>>,
     /// log2 of the number of slots.
-    bits: u32,
+    bits: u8,
     /// A growing cache (`growing`) doubles up to `1 << max_bits` slots; a fixed one has
     /// `max_bits == bits`.
-    max_bits: u32,
+    max_bits: u8,
     /// Misses since the table last grew: a table that keeps missing is too small for the
     /// document's keys (or two of them share a slot), and doubles.
-    misses: u32,
+    misses: u16,
 }
+
+type WideTable = Box<[Option<WideKey>]>;
 
 /// Two words that, with the length, determine a key of up to 16 bytes (and sample a longer
 /// one): overlapping loads of its first and last bytes, without a byte-by-byte loop.
@@ -134,18 +139,20 @@ unsafe fn holds(string: *mut ffi::PyObject, key: &[u8], words_of_key: (u64, u64)
 impl KeyCache {
     /// An empty cache of `1 << bits` slots, allocated on first use (most parsers read few
     /// keys).
-    pub fn new(bits: u32) -> Self {
+    pub fn new(bits: u8) -> Self {
         Self::growing(bits, bits)
     }
 
     /// An empty cache of `1 << bits` slots that doubles, up to `1 << max_bits`, when it
     /// misses more than twice per slot: a stream's cache starts at eight slots (64 bytes)
     /// and grows only for a document whose keys need more (#28: memory per open stream).
-    pub fn growing(bits: u32, max_bits: u32) -> Self {
+    pub fn growing(bits: u8, max_bits: u8) -> Self {
+        // `misses` counts to twice the slots before the last doubling.
+        assert!(max_bits <= 15, "a key cache has at most 2^15 slots");
         KeyCache {
-            slots: Vec::new(),
-            short: Vec::new(),
-            wide: Vec::new(),
+            slots: Box::default(),
+            short: Box::default(),
+            wide: None,
             bits,
             max_bits,
             misses: 0,
@@ -154,9 +161,12 @@ impl KeyCache {
 
     /// The bytes this cache holds outside its owner (its tables, not the strs).
     pub fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * std::mem::size_of::<Option<Py<PyString>>>()
-            + self.short.capacity() * std::mem::size_of::<(ShortKey, Option<Py<PyString>>)>()
-            + self.wide.capacity() * std::mem::size_of::<Option<WideKey>>()
+        self.slots.len() * std::mem::size_of::<Option<Py<PyString>>>()
+            + self.short.len() * std::mem::size_of::<(ShortKey, Option<Py<PyString>>)>()
+            + self.wide.as_ref().map_or(0, |wide| {
+                std::mem::size_of::<WideTable>()
+                    + wide.len() * std::mem::size_of::<Option<WideKey>>()
+            })
     }
 
     /// Counts a miss, and doubles the tables once they have missed more than twice per slot
@@ -168,14 +178,14 @@ impl KeyCache {
             return; // full grown, or fixed (`loads`' shared cache): nothing to count
         }
         self.misses += 1;
-        if self.misses <= 2 << self.bits {
+        if u32::from(self.misses) <= 2 << self.bits {
             return;
         }
         self.bits += 1;
         self.misses = 0;
         let old = std::mem::take(&mut self.slots);
         self.slots = (0..1usize << self.bits).map(|_| None).collect();
-        for string in old.into_iter().flatten() {
+        for string in old.into_vec().into_iter().flatten() {
             // SAFETY: the slots hold compact ASCII strs (made by `ascii_string`), alive.
             let key = unsafe {
                 let ptr = string.as_ptr();
@@ -186,8 +196,8 @@ impl KeyCache {
             let index = self.index(key.len(), head, tail);
             self.slots[index] = Some(string);
         }
-        self.short = Vec::new();
-        self.wide = Vec::new();
+        self.short = Box::default();
+        self.wide = None;
     }
 
     /// The str of `key`, from the cache or created.
@@ -288,14 +298,14 @@ impl KeyCache {
     /// slot is then mostly in the first-level cache (1% of instruments.json and twitter.json).
     #[inline(always)]
     fn short_bits(&self) -> u32 {
-        self.bits.saturating_sub(2).max(1)
+        u32::from(self.bits.saturating_sub(2).max(1))
     }
 
     /// The slot of a key of `len` bytes whose `words` are `head` and `tail`.
     #[inline(always)]
     fn index(&self, len: usize, head: u64, tail: u64) -> usize {
         let mixed = (head ^ tail.rotate_left(29) ^ len as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (mixed >> (64 - self.bits)) as usize
+        (mixed >> (64 - u32::from(self.bits))) as usize
     }
 
     /// `lookup` past its inlined hit: a miss (the key is created and cached), a key that is
@@ -345,10 +355,11 @@ impl KeyCache {
     /// The interpreter must be held by this thread.
     #[cold]
     unsafe fn lookup_wide(&mut self, key: &[u8], index: usize) -> *mut ffi::PyObject {
-        if self.wide.is_empty() {
-            self.wide = (0..1usize << self.bits).map(|_| None).collect();
-        }
-        let slot = &mut self.wide[index];
+        let bits = self.bits;
+        let wide = self
+            .wide
+            .get_or_insert_with(|| Box::new((0..1usize << bits).map(|_| None).collect()));
+        let slot = &mut wide[index];
         if let Some((bytes, string)) = slot {
             if **bytes == *key {
                 let string = string.as_ptr();

@@ -29,7 +29,7 @@ use crate::core::scanner::{Bail, Key, Number, Peek, Scanner, Text};
 const VALIDATE_DEPTH: usize = 4096;
 
 /// log2 of the slots of the key cache shared by all `loads` calls.
-const SHARED_KEY_BITS: u32 = 12;
+const SHARED_KEY_BITS: u8 = 12;
 
 /// The builder's stack keeps up to this many slots between calls (1 MB).
 const KEPT_STACK: usize = 1 << 17;

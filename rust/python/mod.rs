@@ -10,6 +10,7 @@ mod dict_match;
 mod dicts;
 mod engine;
 mod envelope;
+mod front;
 mod gc;
 mod keys;
 mod loads;
@@ -28,6 +29,7 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
+    m.add_class::<front::EngineFront>()?;
     m.add_function(wrap_pyfunction!(configured::configure, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;
     m.add_class::<partial_args::PartialArgs>()?;

@@ -15,7 +15,7 @@ use crate::core::schema::node::FastMap;
 use crate::core::schema::{
     Bound as Limit, Checker, Enum, Evaluated, Fail, Node, Oracle, Scalar, Seg, Shown, Violation,
 };
-use crate::core::{Atom, Sink, Stop, Str};
+use crate::core::{Atom, Cursor, Sink, Stop, Str};
 
 /// The Python callables and classes a schema brings with its node table
 /// (`jsondrip.schema.table.NativeHooks`), read once per engine.
@@ -266,7 +266,11 @@ impl SchemaCheck {
     /// The sink of one read (a feed or the close): it builds as `inner` does and checks.
     pub fn sink<'a, 'py>(&'a mut self, inner: PySink<'a, 'py>) -> CheckedSink<'a, 'py> {
         self.stopped = None;
-        CheckedSink { inner, check: self }
+        CheckedSink {
+            inner,
+            check: self,
+            cursor: Cursor::default(),
+        }
     }
 
     /// The read went through (no syntax error): raise what stopped the check in it, a
@@ -595,6 +599,8 @@ impl Oracle for PyOracle<'_, '_> {
 pub struct CheckedSink<'a, 'py> {
     inner: PySink<'a, 'py>,
     check: &'a mut SchemaCheck,
+    /// Where the machine counted characters last in the fragment being read.
+    cursor: Cursor,
 }
 
 impl CheckedSink<'_, '_> {
@@ -634,6 +640,11 @@ impl CheckedSink<'_, '_> {
 
 impl Sink for CheckedSink<'_, '_> {
     const EVENTS: bool = true;
+
+    #[inline]
+    fn cursor(&mut self) -> &mut Cursor {
+        &mut self.cursor
+    }
 
     #[inline]
     fn begin_container(&mut self, object: bool) -> Result<(), Stop> {

@@ -361,6 +361,52 @@ one whole document as `json.loads` gives it, or NotImplemented when the standard
 read it (invalid text, UTF-16/32 bytes); None without the native extension."""
 
 
+class PythonFront:
+    """The base of `Parser` and `OutputParser`: holds the engine that reads the next
+    fragments (`_engine`) and forwards `feed` (and `feed_changes`) to it. On a native build
+    the base is `_native.EngineFront`, the same rules in Rust: a Python method that only
+    delegates costs a frame per fragment, as much as the engine's own work on a few
+    characters (docs/bench.md, per fragment). This class is its twin, for pure builds.
+
+    A subclass that sets `_hooks = True` (`OutputParser`) reads only str fragments the fast
+    way, and only while `_engine` is set; it takes over where the engine stops:
+    `_feed_slow(chunk)` without an engine or for bytes, `_feed_ended(chunk)` when the
+    engine's `feed` returned `NotImplemented` (its document ended in `chunk`),
+    `_feed_failed(chunk, error)` when it raised."""
+
+    __slots__ = ("__weakref__", "_engine", "_hooks")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._engine: Any = None
+        self._hooks = False
+
+    def feed(self, chunk: Chunk) -> Any:
+        """The engine's `feed` (documented as `Parser.feed`), by the rules above."""
+        engine = self._engine
+        if not self._hooks:
+            return engine.feed(chunk)
+        if engine is None or type(chunk) is not str:
+            return self._feed_slow(chunk)  # type: ignore[attr-defined]
+        try:
+            value = engine.feed(chunk)
+        except Exception as error:  # the subclass sorts them
+            return self._feed_failed(chunk, error)  # type: ignore[attr-defined]
+        if value is NotImplemented:
+            return self._feed_ended(chunk)  # type: ignore[attr-defined]
+        return value
+
+    def feed_changes(self, chunk: Chunk) -> list[Change]:
+        """The engine's `feed_changes` (documented as `Parser.feed_changes`)."""
+        return self._engine.feed_changes(chunk)
+
+
+if TYPE_CHECKING:
+    EngineFront = PythonFront
+else:
+    EngineFront = PythonFront if _native is None else _native.EngineFront
+    """`Parser`'s base: `_native.EngineFront` when the extension is there, else `PythonFront`."""
+
+
 class Envelope:
     """The native helpers of the tool-call layer (rust/envelope/, rust/python/): a tool-call
     event's envelope checked and its fragment read in Rust. Their twins are Python classes in

@@ -26,6 +26,17 @@ def configure(
     """Tell the extension, once (jsondrip._engine does, at import), the running interpreter's
     json dialect and the classes its results are made of."""
 
+class EngineFront:
+    """The base of `jsondrip.Parser`: holds its engine and forwards `feed` and `feed_changes`
+    to it in one native call (`jsondrip._engine.PythonFront` is its twin)."""
+
+    _engine: Any
+    def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+    def feed(self, chunk: _Chunk) -> Any:
+        """The engine's `feed`."""
+    def feed_changes(self, chunk: _Chunk) -> list[Any]:
+        """The engine's `feed_changes`."""
+
 class NativeEngine:
     """The native engine of one JSON stream: `jsondrip._engine.Engine`, implemented in Rust."""
 

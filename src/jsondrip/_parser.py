@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_MAX_DEPTH", "Parser", "aiter_values", "iter_values", "parse_partial"]
 
 
-class Parser:
+class Parser(_engine.EngineFront):
     """An incremental JSON parser: feed fragments, read the best value so far after each.
 
     `mode="stable"` (default) never retracts what it showed; `mode="jiter"` shows what
@@ -36,13 +36,13 @@ class Parser:
     lists after each call, once complete.
 
     Each method is one call into the parser's engine (`jsondrip._engine.Engine`, the contract
-    both backends implement), which does all the work, the schema check included.
+    both backends implement), which does all the work, the schema check included. `feed` and
+    `feed_changes`, called once per fragment, are the base's (`_engine.EngineFront`): native
+    calls into the engine on a native build, no Python frame in between.
     """
 
-    __slots__ = (
-        "__weakref__",
+    __slots__ = (  # the engine is held by the base (`_engine`), with `feed` and `feed_changes`
         "_documents",
-        "_engine",
         "_partial_reader",
         "backend",
         "mode",
@@ -60,6 +60,7 @@ class Parser:
         multiple: bool = False,
         watch: Any = None,
     ) -> None:
+        super().__init__()
         self._partial_reader: Any = None
         self.backend: str = _engine.resolve(backend, streaming=True)
         self.mode: str = mode
@@ -82,26 +83,28 @@ class Parser:
             engine = _engine.make_engine(self.backend, options)
         self._engine = engine
 
-    def feed(self, chunk: Chunk) -> Any:
-        """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
+    if TYPE_CHECKING:  # inherited from the base (`_engine.EngineFront`), documented here
 
-        Raises `JSONDecodeError` as soon as the text cannot be the start of a valid document,
-        and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
-        the text cannot be completed into a document the schema accepts (and again later).
-        """
-        return self._engine.feed(chunk)
+        def feed(self, chunk: Chunk) -> Any:
+            """Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
 
-    def feed_changes(self, chunk: Chunk) -> list[Change]:
-        """Read a fragment like `feed`, and return the changes it made to the value.
+            Raises `JSONDecodeError` as soon as the text cannot be the start of a valid
+            document, and again on every later call. With `schema=`, raises `SchemaViolation`
+            as soon as the text cannot be completed into a document the schema accepts (and
+            again later).
+            """
 
-        Each is a `Change(op, path, value)` with a JSON Pointer `path`: `add` (a new property,
-        element or root, containers announced empty), `append` (text added to a string:
-        `value` is only the new text), `replace` (a value set anew: a repeated key, or in
-        jiter mode a number whose digits grew) and, in jiter mode only, `remove` (a number
-        taken back). `apply_changes` replays them. A string growing in this mode costs only
-        its new text: its slot in the live value is brought up to date when `value` is read.
-        """
-        return self._engine.feed_changes(chunk)
+        def feed_changes(self, chunk: Chunk) -> list[Change]:
+            """Read a fragment like `feed`, and return the changes it made to the value.
+
+            Each is a `Change(op, path, value)` with a JSON Pointer `path`: `add` (a new
+            property, element or root, containers announced empty), `append` (text added to a
+            string: `value` is only the new text), `replace` (a value set anew: a repeated key,
+            or in jiter mode a number whose digits grew) and, in jiter mode only, `remove` (a
+            number taken back). `apply_changes` replays them. A string growing in this mode
+            costs only its new text: its slot in the live value is brought up to date when
+            `value` is read.
+            """
 
     @property
     def value(self) -> Any:

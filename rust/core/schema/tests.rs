@@ -6,7 +6,7 @@
 use super::checker::{AtomText, Fail, Failure, Kind, Oracle, Raised, Seg, Shown};
 use super::node::{Bound, Enum, Node, ARRAY, NUMBER, STRING};
 use super::Checker;
-use crate::core::{Atom, Mode, Sink, Stop, Str, Stream};
+use crate::core::{Atom, Cursor, Mode, Sink, Stop, Str, Stream};
 
 struct NoOracle;
 
@@ -61,6 +61,7 @@ fn units() -> Node {
 struct Checking {
     checker: Checker,
     failure: Option<Fail>,
+    cursor: Cursor,
 }
 
 impl Checking {
@@ -73,6 +74,10 @@ impl Checking {
 
 impl Sink for Checking {
     const EVENTS: bool = true;
+
+    fn cursor(&mut self) -> &mut Cursor {
+        &mut self.cursor
+    }
 
     fn begin_container(&mut self, _: bool) -> Result<(), Stop> {
         Ok(())
@@ -120,6 +125,7 @@ fn run(nodes: Vec<Node>, pieces: &[&str]) -> Result<(), Fail> {
     let mut sink = Checking {
         checker: Checker::new(nodes),
         failure: None,
+        cursor: Cursor::default(),
     };
     let mut stream = Stream::new(Mode::Stable, 100, None);
     for piece in pieces {

@@ -188,18 +188,24 @@ def measure_stream(
 
 
 def measure_interleaved(
-    items: list[tuple[Callable[[Any], Any], Any]], rounds: int, min_time: float
+    items: list[tuple[Callable[[Any], Any], Any]],
+    rounds: int,
+    min_time: float,
+    timer: Callable[[], float] = time.perf_counter,
+    keep_gc: bool = False,
 ) -> list[float | None]:
     """Best seconds per call of each (run, arg), timed in alternation (A B C A B C ...).
 
     Every run then sees the same machine load, which makes ratios between them (a doubling
     check, a floor) steadier than separate measurements. A run that raises gets None.
+    ``timer`` and ``keep_gc`` as for ``clock`` (CPU time; the collector on, as programs run,
+    with a full collection before each measurement so that none inherits another's garbage).
     """
     best: list[float | None] = []
     numbers: list[int] = []
     for run, arg in items:
         try:
-            first = clock(run, arg)
+            first = clock(run, arg, keep_gc=keep_gc, timer=timer)
         except Exception:  # a broken contender is reported, not fatal
             best.append(None)
             numbers.append(0)
@@ -210,7 +216,9 @@ def measure_interleaved(
     for _ in range(rounds):
         for k, (run, arg) in enumerate(items):
             if numbers[k]:
-                seconds = clock(run, arg, numbers[k]) / numbers[k]
+                if keep_gc:
+                    gc.collect()
+                seconds = clock(run, arg, numbers[k], keep_gc=keep_gc, timer=timer) / numbers[k]
                 best[k] = min(best[k] or seconds, seconds)
     return best
 

@@ -12,7 +12,7 @@ partials and the errors, positioned in the whole text. docs/output.md has the ru
 from __future__ import annotations
 
 import codecs
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _engine
 from .._changes import Change
@@ -30,12 +30,15 @@ from ..schema.violation import SchemaViolation
 from .document import Candidate, Failure
 from .reader import FENCE_INFO, REASONING, VALUE, TextReader
 
+if TYPE_CHECKING:
+    from .._engine import Chunk
+
 __all__ = ["OutputParser"]
 
 NO_DOCUMENT = "No JSON document in the text"
 
 
-class OutputParser:
+class OutputParser(_engine.EngineFront):
     """The JSON document in a model's text (a structured output), live as the text streams.
 
     `feed(text)` reads a delta of the text (str, or UTF-8 bytes) and returns the live value
@@ -67,6 +70,10 @@ class OutputParser:
         max_depth: int = DEFAULT_MAX_DEPTH,
         watch: Any = None,
     ) -> None:
+        super().__init__()
+        # `feed` is the base's: while a proven document is all there is to read (`_try_fast`),
+        # str deltas go straight to its engine (`_engine`); the hooks below take the rest
+        self._hooks = True
         self.schema: Schema | None = _schema(schema)
         self.multiple = multiple
         self.mode = mode
@@ -97,35 +104,48 @@ class OutputParser:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def feed(self, text: str | bytes) -> Any:
-        """Read a delta of the text; return the live value of the document (`MISSING` before
-        it has begun; with `multiple=True`, the list of documents so far).
+    if TYPE_CHECKING:  # inherited from the base (`_engine.EngineFront`), documented here
 
-        Raises `JSONDecodeError` as soon as the document is proven broken, `SchemaViolation`
-        as soon as it cannot satisfy the schema (and again at every later call).
-        `completed`: the watched values this delta completed.
-        """
+        def feed(self, text: Chunk) -> Any:
+            """Read a delta of the text; return the live value of the document (`MISSING`
+            before it has begun; with `multiple=True`, the list of documents so far).
+
+            Raises `JSONDecodeError` as soon as the document is proven broken,
+            `SchemaViolation` as soon as it cannot satisfy the schema (and again at every
+            later call). `completed`: the watched values this delta completed.
+            """
+
+    def _feed_slow(self, text: Chunk) -> Any:
+        """`feed` where no engine reads the delta alone (bytes, or no proven document)."""
         fast = self._fast
         if fast is not None and type(text) is str:
-            # a proven document is open and nothing else can happen before its end: straight
-            # to its engine (through the callable `_try_fast` chose for this configuration),
-            # which returns NotImplemented when the document ended in `text`
+            # a proven document is open (`multiple=` or `watch=`): its engine, then theirs
             try:
                 value = fast(text)
-            except (JSONDecodeError, SchemaViolation) as error:
-                raise self._fail(error, self._leave_fast()) from None
+            except Exception as error:  # sorted by _feed_failed
+                return self._feed_failed(text, error)
             if value is not NotImplemented:
                 return value
             return self._fast_stopped(text, False)
         self._read(text, False)
         return self.value
 
+    def _feed_ended(self, text: str) -> Any:
+        """`feed`: the document read by its engine ended in `text`."""
+        return self._fast_stopped(text, False)
+
+    def _feed_failed(self, text: str, error: BaseException) -> Any:
+        """`feed`: the document's engine raised: its errors positioned in the whole text."""
+        if isinstance(error, (JSONDecodeError, SchemaViolation)):
+            raise self._fail(error, self._leave_fast()) from None
+        raise error
+
     def _fast_stopped(self, text: str, changes: bool) -> Any:
         """The document read the fast way ended in `text`: the rest is read the long way."""
         reader = self._reader
         candidate = reader.candidate
         assert candidate is not None
-        self._fast = None
+        self._fast = self._engine = None
         engine = candidate.parser
         pos, line, column = candidate.ended = engine.end
         stop = engine.end_index
@@ -146,12 +166,12 @@ class OutputParser:
         leaves to its engine, brought up to date. Returns the open document."""
         candidate = self._reader.candidate
         if self._fast is not None:
-            self._fast = None
+            self._fast = self._engine = None
             assert candidate is not None
             candidate.fed = candidate.parser.debug_state()["offset"]
         return candidate
 
-    def feed_changes(self, text: str | bytes) -> list[Change]:
+    def feed_changes(self, text: Chunk) -> list[Change]:
         """Read a delta like `feed`; return the changes it made to the value (JSON Pointer
         paths as `Parser.feed_changes`; with `multiple=True`, under `/0`, `/1`... of the
         list). A document's changes are handed out once it is proven the document: all at
@@ -177,9 +197,7 @@ class OutputParser:
             return made  # type: ignore[no-any-return]
         return self._read(text, True)
 
-    def _read(
-        self, text: str | bytes, changes: bool, made: list[Any] | None = None
-    ) -> list[Change]:
+    def _read(self, text: Chunk, changes: bool, made: list[Any] | None = None) -> list[Change]:
         """The long way: the reader sorts the text; `made`, changes made before it."""
         self._leave_fast()
         if self._failure is not None:
@@ -211,6 +229,7 @@ class OutputParser:
         feed = candidate.parser.feed
         if self._watcher is None and not self.multiple:
             self._fast = feed
+            self._engine = candidate.parser  # the base's `feed` reads into it
             return
         collect = None if self._watcher is None else self._collect
         values = self._values if self.multiple else None
@@ -266,11 +285,11 @@ class OutputParser:
             reader.line_start,
             answer=answer,
             first=first,
-            factory=self._engine,
+            factory=self._make_engine,
             schema=self.schema,
         )
 
-    def _engine(self, schema: Any) -> Engine:
+    def _make_engine(self, schema: Any) -> Engine:
         """An engine for one value, stopping at its end."""
         options = self._options if schema is None else self._options.replace(schema=schema)
         return make_engine(self.backend, options)

@@ -1,0 +1,156 @@
+//! `EngineFront`: the base of `jsondrip.Parser` and `jsondrip.OutputParser`, holding the
+//! engine that reads the next fragments and forwarding `feed` to it in one native call. A
+//! Python method that only delegates (`return self._engine.feed(chunk)`) costs a frame per
+//! fragment, as much as the engine's own work on a 4-character fragment (#28 item 3); this is
+//! that method, native. Twin: `_engine.py`'s `PythonFront` (the same rules in Python, for
+//! pure builds).
+
+use pyo3::exceptions::PyAttributeError;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use pyo3::{PyTraverseError, PyVisit};
+
+use super::engine::NativeEngine;
+
+/// The base of `jsondrip.Parser` and `jsondrip.OutputParser`: holds the engine that reads
+/// the next fragments (`_engine`) and forwards `feed` (and `feed_changes`) to it.
+///
+/// A subclass that sets `_hooks = True` (`OutputParser`) reads only str fragments the fast
+/// way, and only while `_engine` is set; it takes over in Python where the engine stops:
+/// `_feed_slow(chunk)` without an engine or for bytes, `_feed_ended(chunk)` when the engine's
+/// `feed` returned `NotImplemented` (its document ended in `chunk`), `_feed_failed(chunk,
+/// error)` when it raised.
+#[pyclass(subclass, weakref, module = "jsondrip._native")]
+pub struct EngineFront {
+    engine: Option<Py<PyAny>>,
+    hooks: bool,
+}
+
+#[pymethods]
+impl EngineFront {
+    /// Takes any arguments, for the subclass's `__init__` (which sets `_engine`).
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(_args: &Bound<'_, PyAny>, _kwargs: Option<&Bound<'_, PyAny>>) -> Self {
+        EngineFront {
+            engine: None,
+            hooks: false,
+        }
+    }
+
+    /// The engine that reads the next fragments (`jsondrip._engine.Engine`), or None.
+    #[getter(_engine)]
+    fn engine(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.engine.as_ref().map(|engine| engine.clone_ref(py))
+    }
+
+    #[setter(_engine)]
+    fn set_engine(&mut self, engine: Option<Py<PyAny>>) {
+        self.engine = engine;
+    }
+
+    /// Whether the subclass takes over where the engine stops (see the class).
+    #[getter(_hooks)]
+    fn hooks(&self) -> bool {
+        self.hooks
+    }
+
+    #[setter(_hooks)]
+    fn set_hooks(&mut self, hooks: bool) {
+        self.hooks = hooks;
+    }
+
+    /// Read a fragment (str, or UTF-8 bytes) and return the current best-effort value.
+    ///
+    /// Raises `JSONDecodeError` as soon as the text cannot be the start of a valid document,
+    /// and again on every later call. With `schema=`, raises `SchemaViolation` as soon as
+    /// the text cannot be completed into a document the schema accepts (and again later).
+    fn feed(slf: &Bound<'_, Self>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let py = slf.py();
+        let (engine, hooks) = {
+            let front = slf.try_borrow()?;
+            (front.engine.as_ref().map(|e| e.clone_ref(py)), front.hooks)
+        };
+        if !hooks {
+            let engine = engine.ok_or_else(|| PyAttributeError::new_err("_engine"))?;
+            return forward(engine.bind(py), chunk, intern!(py, "feed"), feed_value);
+        }
+        let engine = match engine {
+            Some(engine) if chunk.is_exact_instance_of::<PyString>() => engine,
+            _ => {
+                return Ok(slf
+                    .call_method1(intern!(py, "_feed_slow"), (chunk,))?
+                    .unbind())
+            }
+        };
+        match forward(engine.bind(py), chunk, intern!(py, "feed"), feed_value) {
+            Ok(value) if !value.is(py.NotImplemented()) => Ok(value),
+            Ok(_) => Ok(slf
+                .call_method1(intern!(py, "_feed_ended"), (chunk,))?
+                .unbind()),
+            Err(error) => Ok(slf
+                .call_method1(intern!(py, "_feed_failed"), (chunk, error.into_value(py)))?
+                .unbind()),
+        }
+    }
+
+    /// Read a fragment like `feed`, and return the changes it made to the value.
+    ///
+    /// Each is a `Change(op, path, value)` with a JSON Pointer `path`: `add` (a new property,
+    /// element or root, containers announced empty), `append` (text added to a string:
+    /// `value` is only the new text), `replace` (a value set anew: a repeated key, or in
+    /// jiter mode a number whose digits grew) and, in jiter mode only, `remove` (a number
+    /// taken back). `apply_changes` replays them. A string growing in this mode costs only
+    /// its new text: its slot in the live value is brought up to date when `value` is read.
+    fn feed_changes(&self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let engine = self
+            .engine
+            .as_ref()
+            .ok_or_else(|| PyAttributeError::new_err("_engine"))?
+            .clone_ref(py);
+        let name = intern!(py, "feed_changes");
+        forward(
+            engine.bind(py),
+            chunk,
+            name,
+            NativeEngine::feed_changes_list,
+        )
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Some(engine) = &self.engine {
+            visit.call(engine)?;
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        self.engine = None;
+    }
+}
+
+type NativeCall =
+    for<'py> fn(&mut NativeEngine, Python<'py>, &Bound<'py, PyAny>) -> PyResult<Py<PyAny>>;
+
+fn feed_value(
+    engine: &mut NativeEngine,
+    py: Python<'_>,
+    chunk: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
+    engine.feed_value(py, chunk)
+}
+
+/// Calls the engine's method `name` with `chunk`: a native engine directly, any other (the
+/// twin's, `multiple=`'s reader) through Python.
+fn forward(
+    engine: &Bound<'_, PyAny>,
+    chunk: &Bound<'_, PyAny>,
+    name: &Bound<'_, PyString>,
+    native: NativeCall,
+) -> PyResult<Py<PyAny>> {
+    match engine.cast::<NativeEngine>() {
+        Ok(found) => native(&mut *found.try_borrow_mut()?, engine.py(), chunk),
+        Err(_) => Ok(engine.call_method1(name, (chunk,))?.unbind()),
+    }
+}
