@@ -97,10 +97,11 @@ class PythonEngine(Stream):
             machine.number,
             builder.containers,
             builder.segments,
-            builder.recorded,
             self.token,
             self.pending,
         ]
+        if builder.recorded is not None:
+            buffers.append(builder.recorded)
         if digest is not None:
             buffers += [digest, digest.digits]
         bounds = getsizeof(self.bounds, 0) if self.bounds is not None else 0
