@@ -135,20 +135,21 @@ def test_a_call_folds_its_raw_fragments_and_keeps_them_exact(fragments: int) -> 
 @pytest.mark.parametrize("format", sorted(HANDLERS))
 def test_an_open_accumulator_holds_no_instance_dicts(format: str) -> None:
     """Each open accumulator's parts are slotted (an instance dict costs more than the state
-    it holds: #28), and the UTF-8 decoders for chunks cut inside a character are made only
-    when one is."""
+    it holds: #28); the SSE decoder and the line splitter are made by the first chunk that
+    needs one, and their UTF-8 decoders only for a chunk cut inside a character."""
     accumulator = ToolCallAccumulator(format=format)
     handler = accumulator._handler
+    assert accumulator._sse is None and accumulator._lines is None
+    accumulator.feed_sse(b"dat")  # ASCII only: decoded in one go
+    accumulator.feed_lines("")
     parts = [accumulator, accumulator._table, accumulator._sse, accumulator._lines, handler]
     if handler is not None and handler.shortcut is not None:
         parts.append(handler.shortcut)
     for part in parts:
         assert not hasattr(part, "__dict__"), type(part).__name__
-    assert accumulator._sse._utf8 is None and accumulator._lines._utf8 is None
-    accumulator.feed_sse(b"dat")  # ASCII only: decoded in one go
-    assert accumulator._sse._utf8 is None
+    assert accumulator._sse._utf8 is None and accumulator._lines._utf8 is None  # type: ignore[union-attr]
     accumulator.feed_sse("é".encode()[:1])  # a character cut: now the decoder holds it
-    assert accumulator._sse._utf8 is not None
+    assert accumulator._sse._utf8 is not None  # type: ignore[union-attr]
 
 
 def test_an_accumulator_can_be_weakly_referenced() -> None:
@@ -164,3 +165,71 @@ def test_a_checked_stream_counts_its_check(backend: str) -> None:
     memory = parser._engine.debug_memory()
     assert set(memory) == {"object", "buffers", "keys", "schema"}
     assert memory["schema"] > 0
+
+
+def openai_chunk(delta: dict[str, object]) -> bytes:
+    choice = {"index": 0, "delta": {"tool_calls": [delta]}, "finish_reason": None}
+    return b"data: " + json.dumps({"id": "chatcmpl-1", "choices": [choice]}).encode() + b"\n\n"
+
+
+def mid_call(backend: str, monkeypatch: pytest.MonkeyPatch) -> ToolCallAccumulator:
+    """An accumulator mid-call, as benches/bench_memory.py holds 10,000 of them."""
+    monkeypatch.setenv("JSONDRIP_BACKEND", backend)
+    accumulator = ToolCallAccumulator(format="openai-chat")
+    first = {"index": 0, "id": "call_1", "type": "function"}
+    accumulator.feed_sse(openai_chunk({**first, "function": {"name": "f", "arguments": ""}}))
+    for start in range(0, len(MID_CALL), 4):
+        fragment = MID_CALL[start : start + 4]
+        accumulator.feed_sse(openai_chunk({"index": 0, "function": {"arguments": fragment}}))
+    return accumulator
+
+
+def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SSE chunks of tool-call arguments only: no line splitter, no text splitters or
+    readers, no change list kept between deltas, no event data list at rest, the lane armed
+    without bound methods of its own; every part slotted."""
+    accumulator = mid_call(backend, monkeypatch)
+    handler = accumulator._handler
+    assert handler is not None
+    (state,) = accumulator._table.states
+    assert accumulator._lines is None
+    assert handler._splitters is None and handler._readers is None
+    assert state.changes is None and state.fence is None
+    assert accumulator._sse is not None and accumulator._sse._data is None
+    lane = accumulator._lane
+    assert lane is not None  # the stream runs on its lane
+    parts = [accumulator, accumulator._table, accumulator._sse, handler, state, state.call, lane]
+    for part in [*parts, handler.shortcut]:
+        assert not hasattr(part, "__dict__"), type(part).__name__
+    assert all(not callable(getattr(lane, name)) for name in type(lane).__slots__)
+    assert accumulator.tool_calls[0].arguments["note"] == "bring"
+
+
+def test_open_accumulators_share_their_envelope_text(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two streams whose events have one envelope hold one frame of it (the text around the
+    fragment, its route and chunk check), and of their shortcut's own state only a hash."""
+    first, second = mid_call(backend, monkeypatch), mid_call(backend, monkeypatch)
+    one, two = first._shortcut, second._shortcut
+    assert one is not None and two is not None and one is not two
+    assert one._frame is two._frame and one.chunk_matcher is two.chunk_matcher
+    assert type(one._last_miss) in (int, type(None))
+
+
+def test_a_twin_stream_without_bounds_holds_none() -> None:
+    """The twin's rarely used stream state (`max_size`, `stop_at_end`'s end) is one object,
+    made only for a stream that has one of them; `end` and `end_index` read None without."""
+    plain = make_engine("python", EngineOptions())
+    plain.feed("[1, ")
+    assert plain.bounds is None and plain.end is None and plain.end_index is None
+    stopping = make_engine("python", EngineOptions(stop_at_end=True))
+    assert stopping.feed("[1] tail") is NotImplemented
+    # the end is the first character after the document that is not a blank (the `t`)
+    assert stopping.bounds is not None and stopping.end == (4, 1, 5)
+    assert stopping.end_index == 4
+    bounded = make_engine("python", EngineOptions(max_size=10))
+    assert bounded.bounds is not None and bounded.bounds.max_size == 10
+    assert len(type(plain).__slots__) + len(type(plain).__mro__[1].__slots__) == 10

@@ -43,6 +43,17 @@ def make_acc_fixture(backend: str, monkeypatch: pytest.MonkeyPatch) -> MakeAcc:
     return make
 
 
+@pytest.fixture(name="unlearned")
+def unlearned_fixture() -> None:
+    """No skeleton learned yet: the streams of a format share what they learn
+    (`shortcut.Envelope.routes`), so a test that counts what a first stream decodes starts
+    with none."""
+    from jsondrip.toolcalls import anthropic, bedrock, gemini, openai_chat
+
+    for module in (anthropic, bedrock, gemini, openai_chat):
+        module.ENVELOPE.routes.clear()
+
+
 def snapshot_events(events: list[Any]) -> list[Any]:
     """The events as plain values, previews copied as they were when emitted (a delta's
     preview is live: take this right after the feed that returned it)."""

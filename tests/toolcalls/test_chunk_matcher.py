@@ -93,7 +93,7 @@ def test_the_accumulator_uses_its_backends_matcher(make_acc, backend: str) -> No
         delta = json.dumps({"type": "input_json_delta", "partial_json": part})
         event = f'{{"type":"content_block_delta","index":0,"delta":{delta}}}'
         acc.feed_sse(f"data: {event}\n\n".encode())
-    matcher = acc._shortcut._chunk
+    matcher = acc._shortcut.chunk_matcher
     want = native().ChunkMatcher if backend == "native" else shortcut.ChunkMatcher
     assert type(matcher) is want
     assert acc.tool_calls[0].arguments == {"a": 1}

@@ -8,15 +8,30 @@ import random
 from typing import Any
 
 import pytest
-from _toolcall_support import make_acc_fixture, outcome  # noqa: F401 - make_acc is a fixture
+from _toolcall_support import (  # noqa: F401 - make_acc and unlearned are fixtures
+    make_acc_fixture,
+    outcome,
+    unlearned_fixture,
+)
 from _toolcall_support import snapshot_events as snapshot
 from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import jsondrip
-from jsondrip.toolcalls.shortcut import FRAGMENT, IGNORED, EnvelopeShortcut, count_value
+from jsondrip.toolcalls.shortcut import (
+    FRAGMENT,
+    IGNORED,
+    Envelope,
+    EnvelopeShortcut,
+    count_value,
+)
 from jsondrip.toolcalls.sse import SSEDecoder
+
+
+@pytest.fixture(autouse=True)
+def _unlearned(unlearned: None) -> None:
+    """Each test starts with no skeleton learned (the counts below are a first stream's)."""
 
 
 def via_sse(acc: Any, texts: list[str]) -> tuple[list[Any], Any]:
@@ -267,13 +282,47 @@ def test_the_shortcut_is_taken(make_acc, monkeypatch: pytest.MonkeyPatch) -> Non
         assert len(decoded) <= len(texts) - 18, fmt  # two to learn a skeleton, then none
 
 
+def test_the_streams_of_a_format_share_what_they_learn(
+    make_acc, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A skeleton learned by one stream is known to the next (its route depends on the
+    skeleton alone), and both hold its one frame: the text around the literals, and the
+    chunk check made from it, once per server, not once per stream (#28)."""
+    decoded: list[str] = []
+    from jsondrip.toolcalls import accumulator
+
+    def counting_loads(text: str) -> Any:
+        decoded.append(text)
+        return jsondrip.loads(text)
+
+    monkeypatch.setattr(accumulator, "loads", counting_loads)
+    texts = ANTHROPIC_START + [block_delta(str(i)) for i in range(20)]
+    first, second = make_acc(format="anthropic"), make_acc(format="anthropic")
+    counts = []
+    for acc in (first, second):
+        decoded.clear()
+        for text in texts:
+            acc.feed_sse(f"data: {text}\n\n".encode())
+        counts.append(len(decoded))
+    # Both decode the three events that open the blocks and index 1's one fragment; the first
+    # also decodes index 0's fragments until their skeleton was seen twice in a row (index 1's
+    # came between): the second stream knows that skeleton from the first.
+    assert counts == [6, 4]
+    assert first._shortcut._frame is second._shortcut._frame
+    assert first._shortcut.chunk_matcher is second._shortcut.chunk_matcher
+    assert [call.arguments for call in second.tool_calls] == [
+        call.arguments for call in first.tool_calls
+    ]
+
+
 def test_count_value_counts_values_not_keys() -> None:
     assert count_value({"a": ["x", {"x": "x"}], "x": 1}, "x") == 2
 
 
 def test_the_ignored_value_must_be_the_top_level_one() -> None:
     routes: list[Any] = []
-    shortcut = EnvelopeShortcut("a", lambda event: event, lambda r, f: routes.append(r), "o")
+    envelope = Envelope("a", lambda event: event, "o")
+    shortcut = EnvelopeShortcut(envelope, lambda r, f: routes.append(r))
     for text in ['{"a":"1","o":"x"}', '{"a":"1","o":"y"}', '{"a":"1","o":"z"}']:
         assert shortcut.match(text) == (text != '{"a":"1","o":"x"}')
     assert routes == [{"a": FRAGMENT, "o": IGNORED}] * 2

@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _toolcall_support import (  # noqa: F401 - make_acc is a fixture
+from _toolcall_support import (  # noqa: F401 - make_acc and unlearned are fixtures
     as_sse,
     make_acc_fixture,
     random_cuts,
     snapshot_events,
     stream_files,
     stream_path,
+    unlearned_fixture,
 )
 
 import jsondrip
@@ -84,7 +85,7 @@ def test_recorded_gemini_streams_give_the_same_events_chunk_for_chunk(
 
 
 def test_the_recorded_vertex_stream_takes_the_chunk_check(
-    make_acc, monkeypatch: pytest.MonkeyPatch
+    make_acc, unlearned: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One chunk an event: after the skeleton is learned (its first two sights), no Vertex
     chunk is split into lines or decoded (the chunk check takes it), though `willContinue`

@@ -24,6 +24,7 @@ Bytes or events in, events out; no network, no threads, no sleeping. The rules:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -163,9 +164,9 @@ class ToolCallAccumulator:
         self._lanes = False  # the format has lanes (set with the handler)
         if self.format != "auto":
             self._set_handler(HANDLERS[self.format](self._table))
-        sse_limit = None if max_arguments_size is None else 2 * max_arguments_size + (1 << 20)
-        self._sse = SSEDecoder(max_event_size=sse_limit)
-        self._lines = LineSplitter(max_line_size=sse_limit)
+        # made by the first `feed_sse` or `feed_lines` (a stream takes one of them, or neither)
+        self._sse: SSEDecoder | None = None
+        self._lines: LineSplitter | None = None
         self._ended: str | None = None  # None, "finish()" or "abort()"
         # the native lane of the SSE chunks or JSON lines, while one is armed (lane.py)
         self._lane: Any = None
@@ -216,6 +217,8 @@ class ToolCallAccumulator:
             now = self._clock()
         table = self._tick(now)
         sse = self._sse
+        if sse is None:
+            sse = self._sse = SSEDecoder(max_event_size=self._buffer_limit())
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
             if self._lanes:
@@ -287,10 +290,10 @@ class ToolCallAccumulator:
                 try:
                     delta = lane.take(data, now)  # one whole line, in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
-                    self._lines.number += 1  # the line was read (`count_one`, inline)
+                    self._lines.number += 1  # type: ignore[union-attr]  # read (`count_one`)
                     return self._lane_failed(lane, error)
                 if delta is not None:
-                    self._lines.number += 1
+                    self._lines.number += 1  # type: ignore[union-attr]  # (armed: made)
                     return [delta]
         else:
             if self._ended is not None:
@@ -298,6 +301,8 @@ class ToolCallAccumulator:
             now = self._clock()
         self._tick(now)
         lines = self._lines
+        if lines is None:
+            lines = self._lines = LineSplitter(max_line_size=self._buffer_limit())
         if lines.idle and type(data) is bytes and data.find(b"\n") == len(data) - 1:
             # the common chunk: one whole line; decoded at once (it ends in ASCII)
             lines.count_one()
@@ -371,9 +376,11 @@ class ToolCallAccumulator:
         self._expire()
         self._ended = "finish()"
         self._lane = self._line_lane = self._dict_lane = None
-        self._sse.close()
-        for number, line in self._lines.close():  # a last line without its newline
-            self._line(number, line)
+        if self._sse is not None:
+            self._sse.close()
+        if self._lines is not None:
+            for number, line in self._lines.close():  # a last line without its newline
+                self._line(number, line)
         if self._handler is not None:
             self._handler.finish()
         return self._drain()
@@ -384,13 +391,19 @@ class ToolCallAccumulator:
             return []
         self._ended = "abort()"
         self._lane = self._line_lane = self._dict_lane = None
-        self._sse.close()
+        if self._sse is not None:
+            self._sse.close()
         outputs = self._table.outputs
         if outputs is not None:
             outputs.cut(OUTPUT_ABORTED)
         if self._handler is not None:
             self._handler.abort(ABORTED)
         return self._drain()
+
+    def _buffer_limit(self) -> int | None:
+        """The most characters the SSE decoder or line splitter may hold: one event or line
+        with the largest arguments allowed, escaped, and a megabyte of envelope."""
+        return _buffer_limit(self._table.max_size)
 
     def _check(self) -> None:
         if self._ended is not None:
@@ -493,6 +506,15 @@ class ToolCallAccumulator:
             f"<ToolCallAccumulator format={self.format!r} calls={len(self._table.calls)}"
             f"{' ended by ' + self._ended if self._ended else ''}>"
         )
+
+
+@functools.lru_cache(maxsize=8)
+def _buffer_limit(max_arguments_size: int | None) -> int | None:
+    """`ToolCallAccumulator._buffer_limit`, one int object per size (one per server, not one
+    per stream: an int past 256 is an object of 28 bytes)."""
+    if max_arguments_size is None:
+        return None
+    return 2 * max_arguments_size + (1 << 20)
 
 
 def _new_engine(schema: Any = None) -> _engine.Engine:

@@ -22,7 +22,7 @@ from typing import Any
 
 from .calls import CallState, dump_arguments
 from .formats import FormatHandler
-from .shortcut import FRAGMENT, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
 
 __all__ = ["AnthropicHandler"]
 
@@ -42,7 +42,7 @@ class AnthropicHandler(FormatHandler):
         self._blocks: dict[Any, CallState] = {}  # by the stream's own index, as sent
         self._inputs: dict[int, Any] = {}  # a tool block's `input` sent whole in its start
         self._stop_reason: str | None = None
-        self.shortcut = EnvelopeShortcut("partial_json", _fragment_route, self._take_fragment)
+        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_fragment)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one Messages stream event."""
@@ -172,3 +172,7 @@ def _fragment_route(event: dict[str, Any]) -> int | None:
     ):
         return index
     return None
+
+
+ENVELOPE = Envelope("partial_json", _fragment_route)
+"""The `input_json_delta` event's envelope, shared by every stream (shortcut.py)."""

@@ -21,7 +21,7 @@ from typing import Any
 from .calls import CallState
 from .formats import BEDROCK_EXCEPTIONS as EXCEPTIONS
 from .formats import FormatHandler
-from .shortcut import FRAGMENT, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
 
 __all__ = ["BedrockHandler"]
 
@@ -40,7 +40,7 @@ class BedrockHandler(FormatHandler):
         self._blocks: dict[Any, CallState] = {}
         self._stop_reason: str | None = None
         # JSON lines (`feed_lines`, or SSE): the common `toolUse.input` event by its skeleton
-        self.shortcut = EnvelopeShortcut("input", _input_route, self._take_input)
+        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_input)
 
     def _take_input(self, index: int, text: str) -> None:
         """A `toolUse.input` delta event, from its skeleton: what `handle` does with it."""
@@ -144,3 +144,7 @@ def _input_route(event: dict[str, Any]) -> int | None:
     if type(tool) is not dict or len(tool) != 1 or tool.get("input") != FRAGMENT:
         return None
     return index
+
+
+ENVELOPE = Envelope("input", _input_route)
+"""The `toolUse.input` delta event's envelope, shared by every stream (shortcut.py)."""

@@ -100,11 +100,18 @@ class CallState:
         self.last_active = now
         self.pending_close = False  # closed by the stream, waiting for the stop reason
         self.error_at: int | None = None  # where in `raw` the JSON became invalid, if it did
-        self.changes: list[Change] = []  # the preview's changes since the last delta
+        # the preview's changes since the last delta (None: none; a list only while the
+        # first fragments or a fence are read, off the hot path)
+        self.changes: list[Change] | None = None
 
     def feed(self, text: str) -> None:
         """Feed the parser, keeping the changes the fragment made to the preview."""
-        self.changes += self.parser.feed_changes(text)  # type: ignore[union-attr]
+        found = self.parser.feed_changes(text)  # type: ignore[union-attr]
+        if found:
+            if self.changes is None:
+                self.changes = list(found)
+            else:
+                self.changes += found
 
 
 class CallTable:
@@ -138,7 +145,7 @@ class CallTable:
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self.calls: list[ToolCall] = []
-        self.states: dict[int, CallState] = {}  # index -> state, open calls only
+        self.states: list[CallState] = []  # the open calls, in index order
         self.outputs: Any = None  # structured output in the text (output.py), if asked for
         self.max_size = max_arguments_size
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
@@ -162,7 +169,7 @@ class CallTable:
         call = ToolCall(len(self.calls), id, name, choice, kind)
         self.calls.append(call)
         state = CallState(call, self._parser_factory(), self.now)
-        self.states[call.index] = state
+        self.states.append(state)
         return state
 
     def announce(self, state: CallState) -> None:
@@ -226,8 +233,9 @@ class CallTable:
             if refusal is not None:
                 self._refused(state, text, refusal)
                 return
-            changes = tuple(state.changes)
-            state.changes.clear()
+            if state.changes is not None:
+                changes = tuple(state.changes)
+                state.changes = None
         self.events.append(
             tool_call_delta(call.index, call.id, call.name, text, call.arguments, changes)
         )
@@ -252,7 +260,7 @@ class CallTable:
         call = state.call
         if not violation:
             call.arguments = state.parser.value  # type: ignore[union-attr]
-        state.changes.clear()
+        state.changes = None
         before = call.raw[: state.size - len(text)]
         changes = refused_changes(
             self._parser_factory, before, state.fence is not None, call.arguments
@@ -406,7 +414,7 @@ class CallTable:
         call.finished = True
         state.parser = None
         state.fence = None
-        self.states.pop(call.index, None)
+        self.states.remove(state)  # open until now: `finished` guards every ending
         if not state.announced:
             self.announce(state)
         self.events.append(ToolCallDone(call))
@@ -415,19 +423,19 @@ class CallTable:
 
     def open_states(self) -> list[CallState]:
         """The calls not ended yet, in index order."""
-        return list(self.states.values())
+        return list(self.states)
 
     def expire(self, now: float, idle_timeout: float | None) -> None:
         """End every call still waiting for arguments that got none for `idle_timeout` s."""
         if idle_timeout is None:
             return
-        for state in self.states.values():
+        for state in self.states:
             if now - state.last_active > idle_timeout:
                 break
         else:
-            self.oldest = min((s.last_active for s in self.states.values()), default=math.inf)
+            self.oldest = min((s.last_active for s in self.states), default=math.inf)
             return
-        late = [s for s in self.states.values() if now - s.last_active > idle_timeout]
+        late = [s for s in self.states if now - s.last_active > idle_timeout]
         for state in late:
             if state.pending_close or (state.parser is not None and state.parser.done):
                 continue  # not waiting for arguments: only for the stream to close it
@@ -436,7 +444,7 @@ class CallTable:
                 state,
                 f"timed out: no arguments for {idle:.1f} s (idle_timeout {idle_timeout} s)",
             )
-        self.oldest = min((s.last_active for s in self.states.values()), default=math.inf)
+        self.oldest = min((s.last_active for s in self.states), default=math.inf)
 
 
 def _where(msg: str, raw: str, pos: int) -> str:

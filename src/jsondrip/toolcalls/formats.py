@@ -207,8 +207,10 @@ class FormatHandler:
 
     def __init__(self, table: CallTable) -> None:
         self.table = table
-        self._splitters: dict[int, ThinkSplitter] = {}
-        self._readers: dict[int, Any] = {}  # choice -> the text-tools reader of its text
+        # choice -> its `<think>` splitter, and the text-tools reader of its text: made with
+        # the first text (a stream of tool calls may have none)
+        self._splitters: dict[int, ThinkSplitter] | None = None
+        self._readers: dict[int, Any] | None = None
         self.done_sent = True  # no response is running yet
         # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
         self.shortcut: EnvelopeShortcut | None = None
@@ -244,18 +246,24 @@ class FormatHandler:
         if not text:
             return
         if self.text_tools is not None:
-            reader = self._readers.get(choice)
+            readers = self._readers
+            if readers is None:
+                readers = self._readers = {}
+            reader = readers.get(choice)
             if reader is None:
-                reader = self._readers[choice] = self.text_tools(self.table, choice)
+                reader = readers[choice] = self.text_tools(self.table, choice)
             reader.feed(text)
             return
         outputs = self.table.outputs
         if outputs is not None:
             outputs.text(text, choice)
             return
-        splitter = self._splitters.get(choice)
+        splitters = self._splitters
+        if splitters is None:
+            splitters = self._splitters = {}
+        splitter = splitters.get(choice)
         if splitter is None:
-            splitter = self._splitters[choice] = ThinkSplitter()
+            splitter = splitters[choice] = ThinkSplitter()
         for is_reasoning, piece in splitter.feed(text):
             self.events.append(
                 ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
@@ -272,7 +280,7 @@ class FormatHandler:
         """One choice ended with `reason` (OpenAI's `finish_reason`, Gemini's candidate's
         `finishReason`): its text ends (the text-tools reader passes on what it held, an
         open call written in the text ends incomplete), then its structured output by it."""
-        reader = self._readers.pop(choice, None)
+        reader = None if self._readers is None else self._readers.pop(choice, None)
         if reader is not None:
             reader.end(reason)
         outputs = self.table.outputs
@@ -286,7 +294,7 @@ class FormatHandler:
 
     def flush_text(self) -> None:
         """Pass on text held back as a possible `<think>` tag."""
-        for choice, splitter in self._splitters.items():
+        for choice, splitter in (self._splitters or {}).items():
             for is_reasoning, piece in splitter.flush():
                 self.events.append(
                     ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
@@ -296,8 +304,8 @@ class FormatHandler:
         """The response's text ended: the text-tools readers pass on what they held, and a
         call written in the text that never got its closing marker ends incomplete (before
         the response's end could close it as if it were complete)."""
-        readers, self._readers = self._readers, {}
-        for reader in readers.values():
+        readers, self._readers = self._readers, None
+        for reader in (readers or {}).values():
             reader.end(reason)
 
     def end_response(self, reason: str | None) -> None:
@@ -333,8 +341,8 @@ class FormatHandler:
 
     def abort(self, why: str) -> None:
         """The stream was cut: every open call ends with `why`, keeping its text and preview."""
-        readers, self._readers = self._readers, {}
-        for reader in readers.values():
+        readers, self._readers = self._readers, None
+        for reader in (readers or {}).values():
             reader.abort(why)
         for state in self.table.open_states():
             self.table.fail(state, why, release=False)

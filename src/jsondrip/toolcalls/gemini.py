@@ -33,7 +33,7 @@ from typing import Any
 
 from .calls import TRUNCATION_REASONS, CallState, dump_arguments
 from .formats import FormatHandler
-from .shortcut import FRAGMENT, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
 from .vertex_args import VertexArgs
 
 __all__ = ["GeminiHandler"]
@@ -67,9 +67,7 @@ class GeminiHandler(FormatHandler):
         self._response_id: Any = None
         self._reason: str | None = None
         # the common Vertex chunk (`_piece`) by its skeleton: the `partialArgs` array cut out
-        self.shortcut = EnvelopeShortcut(
-            "partialArgs", _piece_route, self._take_piece, value=True, take_chunk=self._take_chunk
-        )
+        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_piece, take_chunk=self._take_chunk)
 
     def _take_piece(self, route: tuple[int, Any], pieces: Any) -> bool:
         """A `_piece` chunk from its skeleton (`route`: its candidate and `responseId`): what
@@ -321,3 +319,8 @@ def _piece_route(event: dict[str, Any]) -> tuple[int, Any] | None:
         return None
     response_id = event.get("responseId")
     return None if response_id is None else (0, response_id)
+
+
+ENVELOPE = Envelope("partialArgs", _piece_route, value=True)
+"""The Vertex `partialArgs` chunk's envelope (the array cut out), shared by every stream
+(shortcut.py)."""

@@ -50,26 +50,16 @@ ENABLED = True
 class Lane:
     """One call's fast way for events its `matcher` knows (see the module)."""
 
-    __slots__ = (
-        "call",
-        "engine",
-        "failed",
-        "feed",
-        "fragment_of",
-        "limit",
-        "parts",
-        "size",
-        "state",
-    )
+    __slots__ = ("call", "engine", "failed", "limit", "matcher", "parts", "size", "state")
 
     def __init__(self, table: CallTable, state: CallState, matcher: Any) -> None:
-        engine: Any = state.parser
-        self.fragment_of = matcher.fragment
+        # (no bound methods kept: each is an object of 72 bytes per open stream, and a
+        # method call on the matcher or engine costs no more than calling one)
+        self.matcher = matcher
         self.state = state
         self.call = state.call
         self.parts = state.call._parts
-        self.engine = engine
-        self.feed = engine.feed_pending
+        self.engine: Any = state.parser  # (set: `arm` checked it)
         self.size = state.size
         self.limit = table.limit
         self.failed: str | None = None  # the fragment the engine refused
@@ -78,7 +68,7 @@ class Lane:
         """The event's `ToolCallDelta`, or None (nothing changed) when the long way must read
         it. `now` is the accumulator's clock reading. A fragment the engine refuses raises its
         error after the call took it, as the long way's do; `failed` then holds it."""
-        fragment = self.fragment_of(event)
+        fragment = self.matcher.fragment(event)
         if not fragment:
             return None
         size = self.size + len(fragment)
@@ -92,7 +82,7 @@ class Lane:
         if len(parts) >= FOLD:
             self.call._fold()
         try:
-            pending = self.feed(fragment)
+            pending = self.engine.feed_pending(fragment)
         except (JSONDecodeError, SchemaViolation):
             self.failed = fragment
             raise

@@ -22,7 +22,7 @@ from typing import Any
 
 from .calls import CallState
 from .formats import DONE, FormatHandler
-from .shortcut import FRAGMENT, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
 
 __all__ = ["OpenAIChatHandler"]
 
@@ -49,10 +49,7 @@ class OpenAIChatHandler(FormatHandler):
         self._choices: dict[int, _Choice] = {}
         self._reason: str | None = None
         self._chunk_id: Any = None  # the running response's chunk id
-        # `obfuscation`: random padding OpenAI adds to each chunk, never read
-        self.shortcut = EnvelopeShortcut(
-            "arguments", _arguments_route, self._take_arguments, ignored="obfuscation"
-        )
+        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_arguments)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one chunk (or `[DONE]`, or the SDK stream helper's `chunk` event)."""
@@ -249,3 +246,8 @@ def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
     if function.get("arguments") != FRAGMENT:
         return None
     return index, position
+
+
+# `obfuscation`: random padding OpenAI adds to each chunk, never read
+ENVELOPE = Envelope("arguments", _arguments_route, ignored="obfuscation")
+"""The `arguments` fragment chunk's envelope, shared by every stream (shortcut.py)."""

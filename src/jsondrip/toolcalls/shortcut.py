@@ -54,7 +54,7 @@ from typing import Any, Callable
 
 from .. import _engine
 
-__all__ = ["FRAGMENT", "IGNORED", "ChunkMatcher", "EnvelopeShortcut", "count_value"]
+__all__ = ["FRAGMENT", "IGNORED", "ChunkMatcher", "Envelope", "EnvelopeShortcut", "count_value"]
 
 FRAGMENT = "\x00fragment"  # what the fragment's literal decodes to in a skeleton
 IGNORED = "\x00ignored"  # what the ignored key's literal decodes to
@@ -64,7 +64,7 @@ _COLON = re.compile(r'[ \t\n\r]*:[ \t\n\r]*"')
 _UNKNOWN = object()  # a skeleton classified as not routable: always decode in full
 # (value, end) of the JSON value at an index (typeshed types make_scanner's argument wrongly)
 _scan_value = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
-_MAX_ROUTES = 64  # skeletons remembered (a stream has a handful)
+_MAX_ROUTES = 64  # skeletons remembered per envelope (a stream has a handful)
 
 
 class _RepeatedKey(ValueError):
@@ -89,131 +89,171 @@ def count_value(value: Any, target: str) -> int:
     return 0
 
 
-class EnvelopeShortcut:
-    """Routes the common fragment event of a format without decoding it (see the module).
+class Envelope:
+    """What a format's shortcut knows, shared by all its streams (one per format, made at
+    import): the fragment's `key` (`partial_json`, `arguments`), `classify(event)` (the route
+    of a decoded skeleton, whose fragment is `FRAGMENT` and ignored value `IGNORED`, or None),
+    the `ignored` key whose string value after the fragment the format never reads, and
+    `value=True` when the fragment is any JSON value (Vertex's `partialArgs` array), not a
+    string literal. And the skeletons learned, each with its `Frame`: a skeleton's route
+    depends on the skeleton alone, so a stream learns what another did, and the streams of a
+    server share one frame per envelope instead of each holding the text (#28: memory per
+    open stream)."""
 
-    `key`: the fragment's key (`partial_json`, `arguments`). `classify(event)`: the route of
-    a decoded skeleton (the fragment is `FRAGMENT`, the ignored value `IGNORED`), or None.
-    `take(route, fragment)`: the handler's action; if it returns False, the event is decoded
-    in full instead (the handler's state does not allow the quick way). `ignored`: a key whose
-    string value after the fragment the format never reads, left out of the skeleton.
-    `value=True`: the fragment is any JSON value (Vertex's `partialArgs` array), not a string
-    literal; `take` gets it decoded, and `take_chunk(route, matcher, chunk)` gets a whole
-    chunk framed as the last routed one (the handler reads it through `matcher`; False: read
-    it the long way). Without `take_chunk`, value mode has no chunk check.
-    """
-
-    __slots__ = (
-        "_chunk",
-        "_classify",
-        "_frames",
-        "_ignored",
-        "_ignored_name",
-        "_key",
-        "_last_miss",
-        "_line",
-        "_middle",
-        "_prefix",
-        "_route",
-        "_routes",
-        "_scan",
-        "_start",
-        "_suffix",
-        "_take",
-        "_take_chunk",
-        "_value",
-    )
+    __slots__ = ("classify", "ignored", "ignored_name", "key", "routes", "scan", "value")
 
     def __init__(
         self,
         key: str,
         classify: Callable[[dict[str, Any]], Any],
-        take: Callable[[Any, Any], Any],
         ignored: str | None = None,
         *,
         value: bool = False,
+    ) -> None:
+        self.key = f'"{key}"'
+        self.classify = classify
+        self.ignored_name = ignored
+        self.ignored = None if ignored is None else f'"{ignored}"'
+        self.value = value
+        self.scan: Callable[[str, int], tuple[Any, int]] = _scan_any if value else scanstring
+        # skeleton -> its Frame, or _UNKNOWN (bounded: a stream has a handful)
+        self.routes: dict[str, Any] = {}
+
+
+class Frame:
+    """A routed skeleton's events as text: `prefix` (up to the fragment's literal, which
+    starts at `start`), `middle` (between it and the ignored literal, if cut out) and
+    `suffix`; its `route`; and the matchers of the whole SSE chunk and JSON line such an event
+    comes in, made when first needed, each with what it was made for (the SSE `head`, and the
+    backend's native helpers or None: `_chunk_matcher`). Shared by the streams whose events
+    have that skeleton (`Envelope.routes`)."""
+
+    __slots__ = ("chunk", "line", "middle", "prefix", "route", "start", "suffix")
+
+    def __init__(
+        self, prefix: str, start: int, middle: str | None, suffix: str | None, route: Any
+    ) -> None:
+        self.prefix = prefix
+        self.start = start
+        self.middle = middle
+        self.suffix = suffix
+        self.route = route
+        self.chunk: tuple[str, Any, Any] | None = None  # (head, native, its ChunkMatcher)
+        self.line: tuple[Any, Any] | None = None  # (native, its ChunkMatcher)
+
+
+_NO_FRAME = Frame("", 0, None, None, None)  # no text equals its suffix: nothing matches
+
+
+class EnvelopeShortcut:
+    """Routes the common fragment event of a format without decoding it (see the module).
+
+    `envelope`: the format's `Envelope` (shared). `take(route, fragment)`: the handler's
+    action; if it returns False, the event is decoded in full instead (the handler's state
+    does not allow the quick way). In value mode, `take` gets the fragment decoded, and
+    `take_chunk(route, matcher, chunk)` gets a whole chunk framed as the last routed one (the
+    handler reads it through `matcher`; False: read it the long way). Without `take_chunk`,
+    value mode has no chunk check.
+
+    What is its own is small: the frame of the last routed event (shared with the streams of
+    the same skeleton), and the hash of the last skeleton seen once (a skeleton is learned on
+    its second sight in a row, by any stream of the envelope).
+    """
+
+    __slots__ = ("_envelope", "_frame", "_last_miss", "_take", "_take_chunk")
+
+    def __init__(
+        self,
+        envelope: Envelope,
+        take: Callable[[Any, Any], Any],
+        *,
         take_chunk: Callable[[Any, Any, bytes], bool] | None = None,
     ) -> None:
-        self._key = f'"{key}"'
-        self._value = value
-        self._take_chunk = take_chunk
-        self._frames = take_chunk is not None or not value  # chunk and line checks
-        self._scan: Callable[[str, int], tuple[Any, int]] = _scan_any if value else scanstring
-        self._ignored_name = ignored
-        self._ignored = None if ignored is None else f'"{ignored}"'
-        self._classify = classify
+        self._envelope = envelope
         self._take = take
-        self._routes: dict[str, Any] = {}
-        self._last_miss: str | None = None
-        # the last routed skeleton, as the text before, between and after its literals
-        self._prefix = ""
-        self._start = 0
-        self._middle: str | None = None
-        self._suffix: str | None = None  # no text equals it: nothing matches before a route
-        self._route: Any = None
-        # the same, for the whole SSE chunk the event came in (None: not known)
-        self._chunk: ChunkMatcher | None = None
-        # and for a chunk that is the event as one whole JSON line (`feed_lines`)
-        self._line: ChunkMatcher | None = None
+        self._take_chunk = take_chunk
+        self._frame = _NO_FRAME  # the last routed skeleton's
+        # the hash of the last skeleton not known (a skeleton is kept whole only where it is
+        # learned: a collision would only learn one seen once, which is as exact)
+        self._last_miss: int | None = None
 
     @property
     def route(self) -> Any:
         """The route of the last routed skeleton (what `chunk_matcher` and `line_matcher`
         chunks go to)."""
-        return self._route
+        return self._frame.route
 
     @property
     def chunk_matcher(self) -> Any:
         """The frame of the last routed SSE chunk (a `ChunkMatcher`), or None."""
-        return self._chunk
+        chunk = self._frame.chunk
+        return None if chunk is None else chunk[2]
 
     @property
     def line_matcher(self) -> Any:
         """The frame of the last routed JSON line (a `ChunkMatcher`), or None."""
-        return self._line
+        line = self._frame.line
+        return None if line is None else line[1]
 
     def match(self, text: str) -> bool:
         """Take the event's fragment if its skeleton is known; False: decode it in full."""
         # First, is it the last routed skeleton again? Its text around the literals is known,
         # so the check is a few comparisons, without building the skeleton.
-        if text.startswith(self._prefix):
+        frame = self._frame
+        if text.startswith(frame.prefix):
             try:
-                fragment, end = self._scan(text, self._start)
-                middle = self._middle
+                fragment, end = self._envelope.scan(text, frame.start)
+                middle = frame.middle
                 if middle is not None:
                     if not text.startswith(middle, end):
                         return self._by_skeleton(text)
                     _, end = scanstring(text, end + len(middle))
             except ValueError:  # not a valid string literal: let the full decoding decide
                 return False
-            if text[end:] == self._suffix:
-                return self._take(self._route, fragment) is not False
+            if text[end:] == frame.suffix:
+                return self._take(frame.route, fragment) is not False
         return self._by_skeleton(text)
+
+    def _frames(self) -> bool:
+        """Whether chunks and lines are checked whole (value mode: only with `take_chunk`)."""
+        return self._take_chunk is not None or not self._envelope.value
 
     def frame(self, head: str) -> None:
         """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
         (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
-        if self._suffix is not None and self._frames:
-            self._chunk = _chunk_matcher(head + self._prefix, self._middle, self._suffix + "\n\n")
+        frame = self._frame
+        if frame.suffix is not None and self._frames():
+            native = _engine.envelope()
+            chunk = frame.chunk
+            if chunk is None or chunk[0] != head or chunk[1] is not native:
+                prefix, suffix = head + frame.prefix, frame.suffix + "\n\n"
+                frame.chunk = (head, native, _chunk_matcher(native, prefix, frame.middle, suffix))
 
     def frame_line(self) -> None:
         """The event `match` just took came as a JSON line: `match_line` knows the next."""
-        if self._suffix is not None and self._frames and self._line is None:
-            self._line = _chunk_matcher(self._prefix, self._middle, self._suffix + "\n")
+        frame = self._frame
+        if frame.suffix is not None and self._frames():
+            native = _engine.envelope()
+            line = frame.line
+            if line is None or line[0] is not native:
+                matcher = _chunk_matcher(native, frame.prefix, frame.middle, frame.suffix + "\n")
+                frame.line = (native, matcher)
 
     def match_line(self, chunk: bytes) -> bool:
         """`match` for a chunk that is one whole JSON line ending in `\n`, read while the
         line splitter is idle; False: read it the long way. Exact as `match_chunk` is: a
         valid literal holds no line break, so the chunk is this one line."""
-        matcher = self._line
-        if matcher is None:
+        frame = self._frame
+        line = frame.line
+        if line is None:
             return False
-        if self._value:
-            return self._take_chunk(self._route, matcher, chunk)  # type: ignore[misc]
+        matcher = line[1]
+        if self._envelope.value:
+            return self._take_chunk(frame.route, matcher, chunk)  # type: ignore[misc]
         fragment = matcher.fragment(chunk)
         if fragment is None:
             return False
-        self._take(self._route, fragment)
+        self._take(frame.route, fragment)
         return True
 
     def match_chunk(self, chunk: bytes) -> bool:
@@ -224,35 +264,39 @@ class EnvelopeShortcut:
         and a valid literal holds no line break, so the decoder would give this chunk's data
         as one event, and `match` would route it the same way.
         """
-        matcher = self._chunk
-        if matcher is None:
+        frame = self._frame
+        framed = frame.chunk
+        if framed is None:
             return False
-        if self._value:
-            return self._take_chunk(self._route, matcher, chunk)  # type: ignore[misc]
+        matcher = framed[2]
+        if self._envelope.value:
+            return self._take_chunk(frame.route, matcher, chunk)  # type: ignore[misc]
         fragment = matcher.fragment(chunk)
         if fragment is None:
             return False
-        self._take(self._route, fragment)
+        self._take(frame.route, fragment)
         return True
 
     def _by_skeleton(self, text: str) -> bool:
-        found = text.find(self._key)
-        if self._value:  # the value begins after the colon and its blanks
-            match = None if found < 0 else _COLON_ANY.match(text, found + len(self._key))
+        envelope = self._envelope
+        key = envelope.key
+        found = text.find(key)
+        if envelope.value:  # the value begins after the colon and its blanks
+            match = None if found < 0 else _COLON_ANY.match(text, found + len(key))
             start = -1 if match is None else match.end()
             quote = 0
         else:
-            start = _value_start(text, found, len(self._key))
+            start = _value_start(text, found, len(key))
             quote = 1  # the skeleton's literal replaces the opening quote too
         if start < 0:
             return False
         try:
-            fragment, end = self._scan(text, start)
+            fragment, end = envelope.scan(text, start)
         except ValueError:
             return False
         skeleton = text[: start - quote] + _FRAGMENT_LITERAL
         middle = None
-        ignored = self._ignored
+        ignored = envelope.ignored
         if ignored is not None:
             at = _value_start(text, text.find(ignored, end), len(ignored))
             if at >= 0:
@@ -264,28 +308,27 @@ class EnvelopeShortcut:
                 skeleton += middle[:-1] + _IGNORED_LITERAL
                 end = after
         skeleton += text[end:]
-        route = self._routes.get(skeleton)
-        if route is None:
-            route = self._learn(skeleton)
-            if route is None:
+        frame = envelope.routes.get(skeleton)
+        if frame is None:
+            frame = self._learn(skeleton, text[:start], start, middle, text[end:])
+            if frame is None:
                 return False
-        if route is _UNKNOWN:
+        if frame is _UNKNOWN:
             return False
-        # remember this skeleton's text for the quick check of the next event
-        self._prefix = text[:start]
-        self._start = start
-        self._middle = middle
-        self._suffix = text[end:]
-        self._route = route
-        self._chunk = self._line = None
-        return self._take(route, fragment) is not False
+        self._frame = frame  # the quick check of the next event
+        return self._take(frame.route, fragment) is not False
 
-    def _learn(self, skeleton: str) -> Any:
-        """The route of a skeleton seen twice in a row (None: not yet, decode in full)."""
-        if skeleton != self._last_miss:
-            self._last_miss = skeleton
+    def _learn(
+        self, skeleton: str, prefix: str, start: int, middle: str | None, suffix: str
+    ) -> Any:
+        """The frame of a skeleton seen twice in a row, its text around the literals as given
+        (None: not yet, decode in full; `_UNKNOWN`: never)."""
+        seen = hash(skeleton)  # cached in the str: the lookup before computed it
+        if seen != self._last_miss:
+            self._last_miss = seen
             return None
         self._last_miss = None
+        envelope = self._envelope
         try:
             event = json.loads(skeleton, object_pairs_hook=_unique_pairs)
         except (ValueError, RecursionError):
@@ -293,13 +336,15 @@ class EnvelopeShortcut:
         route = None
         if type(event) is dict and count_value(event, FRAGMENT) == 1:
             # the ignored value, if cut out, must be the top-level one the format never reads
-            ignored_here = event.get(self._ignored_name) == IGNORED
+            ignored_here = event.get(envelope.ignored_name) == IGNORED
             if count_value(event, IGNORED) == ignored_here:
-                route = self._classify(event)
-        if len(self._routes) >= _MAX_ROUTES:
-            self._routes.clear()
-        self._routes[skeleton] = _UNKNOWN if route is None else route
-        return self._routes[skeleton]
+                route = envelope.classify(event)
+        routes = envelope.routes
+        if len(routes) >= _MAX_ROUTES:
+            routes.clear()
+        frame = _UNKNOWN if route is None else Frame(prefix, start, middle, suffix, route)
+        routes[skeleton] = frame
+        return frame
 
 
 class ChunkMatcher:
@@ -370,9 +415,9 @@ class ChunkMatcher:
         return value  # type: ignore[no-any-return]
 
 
-def _chunk_matcher(prefix: str, middle: str | None, suffix: str) -> Any:
-    """The backend's `ChunkMatcher`: the native one when parsers run native."""
-    native = _engine.envelope()
+def _chunk_matcher(native: Any, prefix: str, middle: str | None, suffix: str) -> Any:
+    """The backend's `ChunkMatcher`: the native one when parsers run native (`native`: the
+    native helpers, `_engine.envelope()`)."""
     if native is not None:
         try:
             return native.ChunkMatcher(prefix, middle, suffix)

@@ -68,7 +68,7 @@ class SSEDecoder:
         self._started = False  # the BOM check is done
         self._skip_lf = False  # the last chunk ended with CR: a leading LF is its other half
         self._line = ""  # an incomplete line
-        self._data: list[str] = []
+        self._data: list[str] | None = None  # the event's data lines (None: none yet)
         self._size = 0  # characters held in _data
         self._type = ""
         self.idle = False
@@ -144,16 +144,19 @@ class SSEDecoder:
             if not line:
                 if data:
                     events.append((self._type or "message", "\n".join(data), self.last_event_id))
-                    data = self._data = []
+                    data = self._data = None
                     self._size = 0
                 self._type = ""
             elif line[:6] == "data: ":
+                if data is None:
+                    data = self._data = []
                 data.append(line[6:])
                 self._size += len(line) - 5
             elif line[:7] == "event: ":
                 self._type = line[7:]
             elif line[0] != ":":
                 self._field(line)
+                data = self._data  # a `data` field may have made the list
         limit = self.max_event_size
         if limit is not None and self._size + len(self._line) > limit:
             self._check_size()
@@ -169,7 +172,7 @@ class SSEDecoder:
             self._utf8.decode(b"", final=True)
         self.idle = False
         self._line = ""
-        self._data = []
+        self._data = None
         self._size = 0
         self._type = ""
         return []
@@ -183,6 +186,8 @@ class SSEDecoder:
             if value[:1] == " ":
                 value = value[1:]
         if name == "data":
+            if self._data is None:
+                self._data = []
             self._data.append(value)
             self._size += len(value) + 1
         elif name == "event":
@@ -198,7 +203,7 @@ class SSEDecoder:
         if limit is not None and self._size + len(self._line) > limit:
             size = self._size + len(self._line)
             self._line = ""
-            self._data = []
+            self._data = None
             self._size = 0
             raise ValueError(
                 f"server-sent event exceeds max_event_size ({size} > {limit} characters)"

@@ -108,7 +108,7 @@ class Builder:
         self.open_text = ""  # the open string as shown; grown in place (see `string`)
         # Change mode: the open string's text recorded as changes since, not yet in its slot
         # (only a read joins it: growing the slot at every flush could copy it every time).
-        self.recorded: list[str] = []
+        self.recorded: list[str] | None = None  # (made by the first text recorded)
         self.stale = False  # the open string's slot lags behind `recorded`
         self.open_path: str | None = None  # the open string's path, once made
         self.tentative_shown = False
@@ -211,12 +211,15 @@ class Builder:
                     path = self.open_path = self._slot(False)
                 self.changes.append(_change(("append", path, text)))
             if not complete:  # the slot waits for refresh_string (no copy per flush)
-                self.recorded.append(text)
+                if self.recorded is None:
+                    self.recorded = [text]
+                else:
+                    self.recorded.append(text)
                 self.stale = True
                 return
         if self.stale:
-            text = "".join(self.recorded) + text
-            self.recorded = []
+            text = "".join(self.recorded) + text  # type: ignore[arg-type]  # (stale: made)
+            self.recorded = None
             self.stale = False
         # CPython appends to a str in place when `+=` holds its only reference, so the slot
         # and `open_text` let go of it first: the growth then costs the fragment, not the

@@ -37,7 +37,7 @@ class PendingChanges:
 class PythonEngine(Stream):
     """A parser of one JSON stream, in pure Python."""
 
-    __slots__ = ("end_index", "read_text", "token")
+    __slots__ = ("token",)
 
     def __init__(self, options: Any) -> None:
         """`options`: a `jsondrip._engine.EngineOptions` (its mode, max_depth, max_size and
@@ -46,9 +46,16 @@ class PythonEngine(Stream):
         # One token, taken while a call reads: a second thread gets a clear error instead of
         # corrupting the state (the native engine gets the same from pyo3's borrow check).
         # list.pop and list.append are atomic, and cost a third of a Lock's acquire/release.
-        self.token = [True]
-        self.read_text = self.machine.feed
-        self.end_index: int | None = None  # `end`'s index in the fragment that held it
+        # The token is the hot path's reader of text (the machine's `feed`; `CheckedEngine`'s
+        # checks as it reads): whoever holds it reads, and it costs no slot of its own.
+        self.token = [self.machine.feed]
+
+    @property
+    def end_index(self) -> int | None:
+        """With `stop_at_end`, once a fragment held the document's end: its index in that
+        fragment (`end` says where in the stream); else None."""
+        bounds = self.bounds
+        return None if bounds is None else bounds.end_index
 
     @property
     def value(self) -> Any:
@@ -77,10 +84,11 @@ class PythonEngine(Stream):
 
     def debug_memory(self) -> dict[str, int]:
         """What this engine holds, in bytes, by part (`Engine.debug_memory`), as
-        `sys.getsizeof` counts: `object` (the engine, its machine and builder), `buffers`
-        (their lists, the number digest once made, the bytes held back), `keys` (the key
-        dict) and `schema` (0: `CheckedEngine` adds its checker). 0 everywhere on PyPy, whose
-        objects have no size of their own (`sys.getsizeof` has none there)."""
+        `sys.getsizeof` counts: `object` (the engine, its machine, builder and bounds if
+        any), `buffers` (their lists, the number digest once made, the bytes held back),
+        `keys` (the key dict) and `schema` (0: `CheckedEngine` adds its checker). 0
+        everywhere on PyPy, whose objects have no size of their own (`sys.getsizeof` has
+        none there)."""
         machine, builder = self.machine, self.builder
         digest = machine.number_digest
         buffers = [
@@ -89,14 +97,16 @@ class PythonEngine(Stream):
             machine.number,
             builder.containers,
             builder.segments,
-            builder.recorded,
             self.token,
             self.pending,
         ]
+        if builder.recorded is not None:
+            buffers.append(builder.recorded)
         if digest is not None:
             buffers += [digest, digest.digits]
+        bounds = getsizeof(self.bounds, 0) if self.bounds is not None else 0
         return {
-            "object": getsizeof(self, 0) + getsizeof(machine, 0) + getsizeof(builder, 0),
+            "object": getsizeof(self, 0) + getsizeof(machine, 0) + getsizeof(builder, 0) + bounds,
             "buffers": sum(getsizeof(buffer, 0) for buffer in buffers),
             "keys": getsizeof(builder.keys, 0),
             "schema": 0,
@@ -111,7 +121,7 @@ class PythonEngine(Stream):
         `NotImplemented` instead when the document ended in this fragment (`end` and
         `end_index` say where)."""
         try:
-            token = self.token.pop()
+            read_text = self.token.pop()
         except IndexError:
             raise RuntimeError(IN_USE) from None
         try:
@@ -120,27 +130,29 @@ class PythonEngine(Stream):
                 if self.at_start and chunk:
                     self.at_start = False
                 try:
-                    self.read_text(chunk)
+                    read_text(chunk)
                 except MachineError as e:
                     self._raise_machine(e, chunk)
                 except Exception as e:  # a value Python refuses (an int past the digit limit)
                     self._fail(e)
                     raise
                 self.last = chunk
-            elif self.stops and self.end is None:
-                before = self.machine.offset
-                self._feed_other(chunk)
-                if self.end is not None:
-                    self.end_index = self.end[0] - before
-                    return NotImplemented
             else:
-                self._feed_other(chunk)
+                bounds = self.bounds
+                if bounds is not None and bounds.stops and bounds.end is None:
+                    before = self.machine.offset
+                    self._feed_other(chunk)
+                    if bounds.end is not None:
+                        bounds.end_index = bounds.end[0] - before
+                        return NotImplemented
+                else:
+                    self._feed_other(chunk)
             builder = self.builder
             if builder.stale and refresh:
                 builder.refresh_string()
             return builder.root
         finally:
-            self.token.append(token)
+            self.token.append(read_text)
 
     def close(self) -> Any:
         """End the stream: the final value, or JSONDecodeError if it is incomplete or invalid."""

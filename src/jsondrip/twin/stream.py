@@ -36,21 +36,33 @@ def fresh_copy(error: Exception) -> Exception:
         return error
 
 
+class Bounds:
+    """Where a stream may stop: its `max_size`, and with `stop_at_end` its document's end.
+    Made only for a stream that has one of them (most have neither): one slot of the stream
+    instead of four (#28, memory per open stream)."""
+
+    __slots__ = ("end", "end_index", "max_size", "stops")
+
+    def __init__(self, max_size: int | None, stops: bool) -> None:
+        self.max_size = max_size
+        self.stops = stops  # `options.stop_at_end`: the stream ends at its document's end
+        self.end: tuple[int, int, int] | None = None  # (position, line, column), once read
+        self.end_index: int | None = None  # `end`'s index in the fragment that held it
+
+
 class Stream:
     """One JSON stream read by the machine, which tells `builder` what it read."""
 
     __slots__ = (
         "at_start",
+        "bounds",
         "builder",
         "closed",
-        "end",
         "error",
         "last",
         "machine",
-        "max_size",
         "pending",
         "plain",
-        "stops",
     )
 
     def __init__(self, options: Any) -> None:
@@ -65,19 +77,23 @@ class Stream:
             dialect=dialect,
         )
         self.last = ""  # the last fragment read, for an error's `doc`
-        max_size = self.max_size = options.max_size
+        max_size, stops = options.max_size, options.stop_at_end
+        self.bounds = None if max_size is None and not stops else Bounds(max_size, stops)
+        self.machine.stop_at_end = stops
         self.pending = b""  # bytes of a code point (or a BOM) not yet whole
         self.error: Exception | None = None  # the stream stays failed after any error
         self.closed = False
         self.at_start = True  # nothing read yet: a bytes stream may open with a BOM
-        # `options.stop_at_end`: the stream ends at its document's end; `end` says where
-        # (position, line, column) once a fragment held it.
-        self.stops = options.stop_at_end
-        self.machine.stop_at_end = self.stops
-        self.end: tuple[int, int, int] | None = None
         # A str fragment may go straight to the machine: no error, not closed, no size limit,
         # no bytes held back, no end to look for (updated where any of these changes).
-        self.plain = max_size is None and not self.stops
+        self.plain = self.bounds is None
+
+    @property
+    def end(self) -> tuple[int, int, int] | None:
+        """With `stop_at_end`: where the document ended (position, line, column), once a
+        fragment held its end; else None."""
+        bounds = self.bounds
+        return None if bounds is None else bounds.end
 
     @property
     def done(self) -> bool:
@@ -163,10 +179,11 @@ class Stream:
     def _read(self, text: str) -> str:
         """Give decoded text to the machine, within max_size; return what it read (up to the
         document's end, with `stop_at_end`)."""
-        if self.end is not None:
+        bounds = self.bounds
+        if bounds is not None and bounds.end is not None:
             return ""  # the document ended: nothing after it is read
         machine = self.machine
-        limit = self.max_size
+        limit = None if bounds is None else bounds.max_size
         over = limit is not None and machine.offset + len(text) > limit
         if over:
             text = text[: max(limit - machine.offset, 0)]  # type: ignore[operator]
@@ -182,7 +199,7 @@ class Stream:
             text = text[:end]
             over = False
             pos = machine.offset
-            self.end = (pos, *machine.locate(pos))
+            bounds.end = (pos, *machine.locate(pos))  # type: ignore[union-attr]  # stops
         self.last = text
         if over and limit is not None:  # (over implies a limit: for the type checker)
             self._raise(ErrorKind.MaxSize, limit, limit)
@@ -211,9 +228,7 @@ class Stream:
                 return None  # the invalid byte comes after the document's end: not read
             self._raise(ErrorKind.InvalidUtf8, self.machine.offset, data[e.start])
         self.pending = data[used:]
-        self.plain = (
-            self.max_size is None and not self.pending and self.error is None and not self.stops
-        )
+        self.plain = self.bounds is None and not self.pending and self.error is None
         return text
 
     def _feed_other(self, chunk: Chunk) -> None:

@@ -155,7 +155,7 @@ class CheckedEngine(PythonEngine):
             machine_feed(text)
             end_read()  # a violation fails the engine there (PythonEngine.feed's `except`)
 
-        self.read_text = read_text
+        self.token = [read_text]  # the token is the hot path's reader (PythonEngine)
 
     def debug_memory(self) -> dict[str, int]:
         """`PythonEngine.debug_memory`, with `schema` the checker's and its sink's objects."""
