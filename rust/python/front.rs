@@ -74,7 +74,12 @@ impl EngineFront {
         };
         if !hooks {
             let engine = engine.ok_or_else(|| PyAttributeError::new_err("_engine"))?;
-            return forward(engine.bind(py), chunk, intern!(py, "feed"), feed_value);
+            return forward(
+                engine.bind(py),
+                chunk,
+                intern!(py, "feed"),
+                NativeEngine::feed_value,
+            );
         }
         let engine = match engine {
             Some(engine) if chunk.is_exact_instance_of::<PyString>() => engine,
@@ -84,7 +89,12 @@ impl EngineFront {
                     .unbind())
             }
         };
-        match forward(engine.bind(py), chunk, intern!(py, "feed"), feed_value) {
+        match forward(
+            engine.bind(py),
+            chunk,
+            intern!(py, "feed"),
+            NativeEngine::feed_value,
+        ) {
             Ok(value) if !value.is(py.NotImplemented()) => Ok(value),
             Ok(_) => Ok(slf
                 .call_method1(intern!(py, "_feed_ended"), (chunk,))?
@@ -132,14 +142,6 @@ impl EngineFront {
 
 type NativeCall =
     for<'py> fn(&mut NativeEngine, Python<'py>, &Bound<'py, PyAny>) -> PyResult<Py<PyAny>>;
-
-fn feed_value(
-    engine: &mut NativeEngine,
-    py: Python<'_>,
-    chunk: &Bound<'_, PyAny>,
-) -> PyResult<Py<PyAny>> {
-    engine.feed_value(py, chunk)
-}
 
 /// Calls the engine's method `name` with `chunk`: a native engine directly, any other (the
 /// twin's, `multiple=`'s reader) through Python.
