@@ -158,8 +158,9 @@ class EnvelopeShortcut:
     `take_chunk`, value mode has no chunk check.
 
     What is its own is small: the frame of the last routed event (shared with the streams of
-    the same skeleton), and the hash of the last skeleton seen once (a skeleton is learned on
-    its second sight in a row, by any stream of the envelope).
+    the same skeleton), and the hash of the last skeleton seen once since then (a skeleton is
+    learned on its second sight in a row, no event routed between, by any stream of the
+    envelope).
     """
 
     __slots__ = ("_envelope", "_frame", "_last_miss", "_owner", "_take", "_take_chunk")
@@ -320,6 +321,7 @@ class EnvelopeShortcut:
         if frame is _UNKNOWN:
             return False
         self._frame = frame  # the quick check of the next event
+        self._last_miss = None  # a routed event ends a row of misses: no int kept (#28)
         return self._take(self._owner, frame.route, fragment) is not False
 
     def _learn(
