@@ -128,8 +128,8 @@ def plot_streaming(results: dict[str, Any], workload: str, path: Path) -> Path:
     fig.suptitle(
         f"Streaming {TITLES[workload]}: a value read after every chunk", fontsize=13, y=0.995
     )
-    rows = _legend(fig, contenders, guides=True)
-    legend_height = (0.1 if nrows > 1 else 0.17) * rows / 3
+    legend_rows = _legend(fig, contenders, guides=True)
+    legend_height = (0.1 if nrows > 1 else 0.17) * legend_rows / 3
     fig.tight_layout(rect=(0, legend_height, 1, 0.97))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
@@ -196,8 +196,8 @@ def plot_loads(results: dict[str, Any], path: Path) -> Path:
     ax.set_title("One-shot parsing: loads(bytes) of a whole document", fontsize=13)
     ax.grid(True, axis="y", alpha=0.3)
     ax.set_axisbelow(True)
-    rows = _legend(fig, contenders, guides=False)
-    fig.tight_layout(rect=(0, 0.045 * rows + 0.02, 1, 1))
+    legend_rows = _legend(fig, contenders, guides=False)
+    fig.tight_layout(rect=(0, 0.045 * legend_rows + 0.02, 1, 1))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
     return path
