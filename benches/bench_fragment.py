@@ -127,11 +127,11 @@ def measure(
     per round after the first."""
     total = (repeats + 1) * window * FRAGMENT + KB
     sizes: dict[str, Size] = {}
-    for label, size in SIZES.items():
-        feeds = {"feed": Parser(backend="native").feed}
+    for label, length in SIZES.items():
+        feeds: dict[str, Feed] = {"feed": Parser(backend="native").feed}
         if other is not None:
             feeds["other"] = other_feed(other)
-        sizes[label] = Size(size, size + total, feeds)
+        sizes[label] = Size(length, length + total, feeds)
     floor = {"a": 1, "b": 2}.get
     times: dict[str, dict[str, list[float]]] = {
         label: {name: [] for name in [*sizes[label].feeds, FLOOR]} for label in sizes
@@ -139,13 +139,13 @@ def measure(
     labels = list(sizes)
     for round_ in range(repeats + 1):
         for label in labels if round_ % 2 == 0 else labels[::-1]:
-            size = sizes[label]
-            names = list(size.feeds)
+            document = sizes[label]
+            names = list(document.feeds)
             if round_ % 2:
                 names.reverse()
-            pieces = size.window(window)
+            pieces = document.window(window)
             for name in [*names, FLOOR]:
-                call = floor if name == FLOOR else size.feeds[name]
+                call = floor if name == FLOOR else document.feeds[name]
                 seconds = timed(call, pieces(), clock) / window
                 if round_:  # the first round warms up
                     times[label][name].append(seconds)
