@@ -132,7 +132,8 @@ impl std::error::Error for ParseError {}
 ///
 /// Two words: the error is boxed, so that `Result<(), Failure>`, which every fragment's read
 /// returns through three calls, comes back in registers rather than as a hundred-byte value
-/// copied at each `?` (measured: a sixth of the engine's own time outside the machine, #28).
+/// written to memory and copied on the way out (under `perf`, those copies showed in the
+/// engine's own frames on every fragment: #28).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// The text cannot be (the start of) a valid document, or ended before one was complete.
