@@ -248,6 +248,37 @@ def test_parser_base_forwards_feed_to_its_engine(backend: str) -> None:
         assert error_tuple(caught.value) == json_error('{"a": [1, 2, 3]}x')
 
 
+def test_parser_base_forwards_progress_to_its_engine(backend: str) -> None:
+    """`Parser.progress`, read after every fragment by typed readers, is the base's too: the
+    root by default, a pointer's typed view, the engine's errors (no schema, a bad path, a
+    violation raised again), alike through either base over either backend's engine."""
+    from jsondrip._engine import EngineFront, PythonFront
+
+    schema = jsondrip.Schema(
+        {"type": "object", "properties": {"a": {"enum": ["xa", "xb", "y"]}, "n": {"maximum": 3}}}
+    )
+    for base in {EngineFront, PythonFront}:
+        front = type("Front", (base,), {"__slots__": ()})()
+        front._engine = jsondrip.Parser(schema=schema, backend=backend)._engine
+        front.feed('{"a": "x')
+        assert front.progress("/a") == jsondrip.Progress("arriving", "x", ["xa", "xb"]), base
+        assert (
+            front.progress()
+            == front.progress("")
+            == jsondrip.Progress("arriving", {"a": "x"}, None)
+        )
+        with pytest.raises(TypeError):
+            front.progress(3)
+        with pytest.raises(jsondrip.SchemaViolation):
+            front.feed('a", "n": 4,')
+        with pytest.raises(jsondrip.SchemaViolation):
+            front.progress("/a")
+        plain = type("Front", (base,), {"__slots__": ()})()
+        plain._engine = jsondrip.Parser(backend=backend)._engine
+        with pytest.raises(ValueError, match="schema"):
+            plain.progress()
+
+
 def test_parser_base_without_an_engine_says_so() -> None:
     from jsondrip._engine import EngineFront
 

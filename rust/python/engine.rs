@@ -154,6 +154,16 @@ impl NativeEngine {
         Ok(PyList::new(py, changes)?.into_any().unbind())
     }
 
+    /// `progress(path)`, for `EngineFront.progress` too (front.rs): read after every
+    /// fragment by a typed reader, so it gets the same native call as `feed`.
+    pub(super) fn progress_at(
+        &mut self,
+        py: Python<'_>,
+        path: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyAny>> {
+        self.progress(py, Some(path))
+    }
+
     fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
         match &self.failed {
             Some(failed) => Err(failed.raise(py)),

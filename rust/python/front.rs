@@ -1,5 +1,6 @@
 //! `EngineFront`: the base of `jsondrip.Parser` and `jsondrip.OutputParser`, holding the
-//! engine that reads the next fragments and forwarding `feed` to it in one native call. A
+//! engine that reads the next fragments and forwarding `feed` (and `feed_changes`, and
+//! `progress`, which a typed reader calls after every fragment) to it in one native call. A
 //! Python method that only delegates (`return self._engine.feed(chunk)`) costs a frame per
 //! fragment, as much as the engine's own work on a 4-character fragment (#28 item 3); this is
 //! that method, native. Twin: `_engine.py`'s `PythonFront` (the same rules in Python, for
@@ -125,6 +126,27 @@ impl EngineFront {
             chunk,
             name,
             NativeEngine::feed_changes_list,
+        )
+    }
+
+    /// The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
+    /// is missing, still arriving or final (and valid), its live value, and for an enum
+    /// string still arriving the members it can still become. After a `SchemaViolation` it
+    /// raises that violation again.
+    #[pyo3(signature = (path = None))]
+    fn progress(&self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let engine = self
+            .engine
+            .as_ref()
+            .ok_or_else(|| PyAttributeError::new_err("_engine"))?
+            .clone_ref(py);
+        let root = PyString::intern(py, "");
+        let path = path.unwrap_or(root.as_any());
+        forward(
+            engine.bind(py),
+            path,
+            intern!(py, "progress"),
+            NativeEngine::progress_at,
         )
     }
 

@@ -363,9 +363,9 @@ read it (invalid text, UTF-16/32 bytes); None without the native extension."""
 
 class PythonFront:
     """The base of `Parser` and `OutputParser`: holds the engine that reads the next
-    fragments (`_engine`) and forwards `feed` (and `feed_changes`) to it. On a native build
-    the base is `_native.EngineFront`, the same rules in Rust: a Python method that only
-    delegates costs a frame per fragment, as much as the engine's own work on a few
+    fragments (`_engine`) and forwards `feed` (and `feed_changes`, `progress`) to it. On a
+    native build the base is `_native.EngineFront`, the same rules in Rust: a Python method
+    that only delegates costs a frame per fragment, as much as the engine's own work on a few
     characters (docs/bench.md, per fragment). This class is its twin, for pure builds.
 
     A subclass that sets `_hooks = True` (`OutputParser`) reads only str fragments the fast
@@ -398,6 +398,10 @@ class PythonFront:
     def feed_changes(self, chunk: Chunk) -> list[Change]:
         """The engine's `feed_changes` (documented as `Parser.feed_changes`)."""
         return self._engine.feed_changes(chunk)
+
+    def progress(self, path: str = "") -> Any:
+        """The engine's `progress` (documented as `Parser.progress`)."""
+        return self._engine.progress(path)
 
 
 if TYPE_CHECKING:

@@ -27,8 +27,8 @@ def configure(
     json dialect and the classes its results are made of."""
 
 class EngineFront:
-    """The base of `jsondrip.Parser`: holds its engine and forwards `feed` and `feed_changes`
-    to it in one native call (`jsondrip._engine.PythonFront` is its twin)."""
+    """The base of `jsondrip.Parser`: holds its engine and forwards `feed`, `feed_changes` and
+    `progress` to it in one native call (`jsondrip._engine.PythonFront` is its twin)."""
 
     _engine: Any
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
@@ -36,6 +36,8 @@ class EngineFront:
         """The engine's `feed`."""
     def feed_changes(self, chunk: _Chunk) -> list[Any]:
         """The engine's `feed_changes`."""
+    def progress(self, path: str = "") -> Any:
+        """The engine's `progress`."""
 
 class NativeEngine:
     """The native engine of one JSON stream: `jsondrip._engine.Engine`, implemented in Rust."""

@@ -36,12 +36,13 @@ class Parser(_engine.EngineFront):
     lists after each call, once complete.
 
     Each method is one call into the parser's engine (`jsondrip._engine.Engine`, the contract
-    both backends implement), which does all the work, the schema check included. `feed` and
-    `feed_changes`, called once per fragment, are the base's (`_engine.EngineFront`): native
-    calls into the engine on a native build, no Python frame in between.
+    both backends implement), which does all the work, the schema check included. `feed`,
+    `feed_changes` and `progress`, called once per fragment, are the base's
+    (`_engine.EngineFront`): native calls into the engine on a native build, no Python frame
+    in between.
     """
 
-    __slots__ = (  # the engine is held by the base (`_engine`), with `feed` and `feed_changes`
+    __slots__ = (  # the engine is held by the base (`_engine`), with the per-fragment calls
         "_documents",
         "_partial_reader",
         "backend",
@@ -106,6 +107,12 @@ class Parser(_engine.EngineFront):
             `value` is read.
             """
 
+        def progress(self, path: str = "") -> Progress:
+            """The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether
+            it is missing, still arriving or final (and valid), its live value, and for an
+            enum string still arriving the members it can still become. After a
+            `SchemaViolation` it raises that violation again."""
+
     @property
     def value(self) -> Any:
         """The current best-effort value, without feeding (`MISSING` before any value).
@@ -145,13 +152,6 @@ class Parser(_engine.EngineFront):
         `SchemaViolation` as `close` does.
         """
         return self._engine.close_changes()
-
-    def progress(self, path: str = "") -> Progress:
-        """The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
-        is missing, still arriving or final (and valid), its live value, and for an enum
-        string still arriving the members it can still become. After a `SchemaViolation` it
-        raises that violation again."""
-        return self._engine.progress(path)  # type: ignore[no-any-return]
 
     def partial(self) -> Any:
         """With `Schema.from_model(Model)`: the value so far as the model, never ahead of it.

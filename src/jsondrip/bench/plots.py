@@ -28,19 +28,24 @@ STYLE = {  # name: (colour, marker)
     "jsondrip-python": ("#5fa8e8", "s"),
     "jsondrip": ("#1f4e9c", "o"),
     "jsonriver": ("#2ca02c", "^"),
+    "streaming-json-parser": ("#17becf", "*"),
+    "streaming-json-parser-native": ("#e377c2", "h"),
     "jiter": ("#d62728", "D"),
     "partial-json-parser": ("#ff7f0e", "v"),
     "partialjson": ("#9467bd", "P"),
     "json_repair": ("#8c564b", "X"),
     "orjson": ("#ff7f0e", "v"),
     "msgspec": ("#bcbd22", "P"),
+    "ssrjson": ("#17becf", "*"),
+    "yyjson": ("#e377c2", "h"),
+    "pysimdjson": ("#8c564b", "d"),
     "json": ("#7f7f7f", "X"),
 }
 DPI = 120
 
 
 def _style(name: str) -> tuple[str, str]:
-    return STYLE.get(name, ("#17becf", "*"))
+    return STYLE.get(name, ("#000000", "*"))
 
 
 def _size_ticks(ax: Any) -> None:
@@ -123,15 +128,17 @@ def plot_streaming(results: dict[str, Any], workload: str, path: Path) -> Path:
     fig.suptitle(
         f"Streaming {TITLES[workload]}: a value read after every chunk", fontsize=13, y=0.995
     )
-    _legend(fig, contenders, guides=True)
-    fig.tight_layout(rect=(0, 0.1 if nrows > 1 else 0.17, 1, 0.97))
+    legend_rows = _legend(fig, contenders, guides=True)
+    legend_height = (0.1 if nrows > 1 else 0.17) * legend_rows / 3
+    fig.tight_layout(rect=(0, legend_height, 1, 0.97))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
     return path
 
 
-def _legend(fig: Any, contenders: list[dict[str, Any]], guides: bool) -> None:
-    """One legend under the plots: every contender (a missing one says so), then the guides."""
+def _legend(fig: Any, contenders: list[dict[str, Any]], guides: bool) -> int:
+    """One legend under the plots: every contender (a missing one says so), then the guides;
+    how many rows it takes. Three columns, so that long names and versions fit the width."""
     handles: list[Any] = []
     labels: list[str] = []
     for c in contenders:
@@ -158,8 +165,9 @@ def _legend(fig: Any, contenders: list[dict[str, Any]], guides: bool) -> None:
             Line2D([], [], ls="", marker="o", color="#444444", markerfacecolor="white"),
         ]
         labels += ["∝ size (linear)", "∝ size² (quadratic)", "hollow marker: extrapolated"]
-    ncol = 4 if guides else len(handles)
+    ncol = 3 if guides else min(4, len(handles))
     fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=9, frameon=False)
+    return math.ceil(len(handles) / ncol)
 
 
 def plot_loads(results: dict[str, Any], path: Path) -> Path:
@@ -188,8 +196,8 @@ def plot_loads(results: dict[str, Any], path: Path) -> Path:
     ax.set_title("One-shot parsing: loads(bytes) of a whole document", fontsize=13)
     ax.grid(True, axis="y", alpha=0.3)
     ax.set_axisbelow(True)
-    _legend(fig, contenders, guides=False)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    legend_rows = _legend(fig, contenders, guides=False)
+    fig.tight_layout(rect=(0, 0.045 * legend_rows + 0.02, 1, 1))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
     return path
