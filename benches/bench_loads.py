@@ -1,7 +1,7 @@
 """One-shot parsing: `jsondrip.loads` against orjson, ssrjson, jiter, msgspec, yyjson, pysimdjson
 and json.
 
-    python benches/bench_loads.py                 # 5 fresh processes, best of 5 each (~6 min)
+    python benches/bench_loads.py                 # 5 fresh processes, best of 5 each (6-9 min)
     python benches/bench_loads.py --processes 1   # this process only, best of 5 (~1.5 min)
     python benches/bench_loads.py --quick         # this process, best of 3, 0.02 s (~1 min)
 
