@@ -55,7 +55,7 @@ fn sticky(stream: &mut Stream, sink: &mut ValueBuilder, error: ParseError) -> Pa
 /// The core's failure for a value builder: only `Invalid` is possible.
 pub fn invalid(failure: Failure) -> ParseError {
     match failure {
-        Failure::Invalid(e) => e,
+        Failure::Invalid(e) => *e,
         other => panic!("a value builder never stops and nothing feeds after close: {other:?}"),
     }
 }

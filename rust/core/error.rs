@@ -129,10 +129,15 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Why a call on a [`crate::core::Stream`] did not succeed.
+///
+/// Two words: the error is boxed, so that `Result<(), Failure>`, which every fragment's read
+/// returns through three calls, comes back in registers rather than as a hundred-byte value
+/// written to memory and copied on the way out (under `perf`, those copies showed in the
+/// engine's own frames on every fragment: #28).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Failure {
     /// The text cannot be (the start of) a valid document, or ended before one was complete.
-    Invalid(ParseError),
+    Invalid(Box<ParseError>),
     /// The sink stopped (the Python layer holds the exception).
     Stopped,
     /// `feed` after `close`.
@@ -141,6 +146,6 @@ pub enum Failure {
 
 impl From<ParseError> for Failure {
     fn from(e: ParseError) -> Self {
-        Failure::Invalid(e)
+        Failure::Invalid(Box::new(e))
     }
 }

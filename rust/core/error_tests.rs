@@ -105,7 +105,7 @@ fn run(chunks: &[&str], dialect: Dialect) -> (ParseError, Option<usize>) {
 
 fn invalid(failure: Failure) -> ParseError {
     match failure {
-        Failure::Invalid(e) => e,
+        Failure::Invalid(e) => *e,
         other => panic!("{other:?}"),
     }
 }

@@ -728,7 +728,7 @@ pub fn diagnose(text: &[u8], dialect: Dialect) -> Option<ParseError> {
         .and_then(|()| stream.close(&mut sink));
     match result {
         Ok(()) => None,
-        Err(Failure::Invalid(e)) => Some(e),
+        Err(Failure::Invalid(e)) => Some(*e),
         Err(other) => unreachable!("a value builder never stops: {other:?}"),
     }
 }

@@ -209,7 +209,8 @@ impl Stream {
             doc,
             doc_start,
         };
-        self.error = Some(Box::new(error.clone()));
+        let error = Box::new(error);
+        self.error = Some(error.clone());
         Failure::Invalid(error)
     }
 
@@ -260,7 +261,7 @@ impl Stream {
 
     fn check_open(&self) -> Result<(), Failure> {
         if let Some(error) = &self.error {
-            return Err(Failure::Invalid((**error).clone()));
+            return Err(Failure::Invalid(error.clone()));
         }
         if self.closed {
             return Err(Failure::Closed);
@@ -388,7 +389,7 @@ impl Stream {
     /// End the stream: Ok if the document is complete.
     pub fn close<S: Sink>(&mut self, sink: &mut S) -> Result<(), Failure> {
         if let Some(error) = &self.error {
-            return Err(Failure::Invalid((**error).clone()));
+            return Err(Failure::Invalid(error.clone()));
         }
         if self.closed {
             return Ok(());

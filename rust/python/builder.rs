@@ -284,8 +284,9 @@ impl<'py> PySink<'_, 'py> {
     ) -> Result<Bound<'py, PyAny>, Stop> {
         if text.bytes.len() <= REBUILT_STRING_MAX {
             // short: one new string and one store cost less than the fragment's own string,
-            // two stores and the resize (most strings models write are short: names, enums)
-            drop(previous);
+            // two stores and the resize (most strings models write are short: names, enums);
+            // let go of as a `Bound`, which needs no check that the interpreter is held
+            drop(previous.into_bound(self.py));
             let object = self.string_object(text)?;
             self.replace(object.clone())?;
             return Ok(object);

@@ -12,6 +12,7 @@ use pyo3::{PyTraverseError, PyVisit};
 use super::builder::Builder;
 use super::changes::{Pending, PendingChanges};
 use super::configured::{configured, dialect_of, fresh_copy, missing};
+use super::fragment_text::with_utf8;
 use super::schema::SchemaCheck;
 use crate::core::Sink;
 use crate::core::{Failure, Mode, ParseError, Stream};
@@ -86,7 +87,7 @@ impl NativeEngine {
         match failure {
             Failure::Invalid(e) => {
                 let err = decode_error(py, &e);
-                self.failed = Some(Box::new(Failed::Invalid(e)));
+                self.failed = Some(Box::new(Failed::Invalid(*e)));
                 err
             }
             Failure::Stopped => {
@@ -113,17 +114,25 @@ impl NativeEngine {
         }
     }
 
-    /// Brings a string slot left stale by change mode up to date.
+    /// Brings a string slot left stale by change mode up to date (inline: every `feed` asks,
+    /// and only change mode leaves one stale).
+    #[inline]
     fn refresh(&mut self, py: Python<'_>) -> PyResult<()> {
         if self.builder.stale {
-            if let Some(text) = self.stream.open_string() {
-                if self.builder.sink(py).refresh(text).is_err() {
-                    return Err(*self
-                        .builder
-                        .error
-                        .take()
-                        .expect("a stopped sink keeps its error"));
-                }
+            return self.refresh_stale(py);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn refresh_stale(&mut self, py: Python<'_>) -> PyResult<()> {
+        if let Some(text) = self.stream.open_string() {
+            if self.builder.sink(py).refresh(text).is_err() {
+                return Err(*self
+                    .builder
+                    .error
+                    .take()
+                    .expect("a stopped sink keeps its error"));
             }
         }
         Ok(())
@@ -439,7 +448,8 @@ impl NativeEngine {
     }
 }
 
-/// Feeds a str (as UTF-8, or WTF-8 when it holds lone surrogates) or bytes-like chunk.
+/// Feeds a str (as UTF-8, or WTF-8 when it holds lone surrogates: `fragment_text.rs`) or a
+/// bytes-like chunk.
 fn feed_chunk<S: Sink>(
     stream: &mut Stream,
     py: Python<'_>,
@@ -447,15 +457,7 @@ fn feed_chunk<S: Sink>(
     sink: &mut S,
 ) -> PyResult<Result<(), Failure>> {
     Ok(if let Ok(text) = chunk.cast::<PyString>() {
-        match text.to_str() {
-            Ok(text) => stream.feed_text(text.as_bytes(), false, sink),
-            Err(_) => {
-                // A str holding lone surrogates: read it as WTF-8.
-                let wtf8 = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
-                let bytes = wtf8.cast::<PyBytes>()?.as_bytes();
-                stream.feed_text(bytes, true, sink)
-            }
-        }
+        with_utf8(text, |text, wtf8| stream.feed_text(text, wtf8, sink))?
     } else if let Ok(bytes) = chunk.cast::<PyBytes>() {
         stream.feed_bytes(bytes.as_bytes(), sink)
     } else if let Ok(array) = chunk.cast::<PyByteArray>() {

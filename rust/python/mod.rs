@@ -10,6 +10,7 @@ mod dict_match;
 mod dicts;
 mod engine;
 mod envelope;
+mod fragment_text;
 mod front;
 mod gc;
 mod keys;

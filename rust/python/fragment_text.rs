@@ -1,0 +1,115 @@
+//! A str fragment's text as the stream reads it: UTF-8, or WTF-8 when the str holds lone
+//! surrogates, read from the str's own storage (its kind and data: the public C API).
+//!
+//! `PyUnicode_AsUTF8AndSize` gives an ASCII str's own bytes at no cost, but any other str it
+//! encodes whole and caches the result on the str: an allocation for every non-ASCII fragment,
+//! kept as long as the caller keeps the fragment. A str holding a lone surrogate it refuses,
+//! and the fragment was then encoded again by a Python call (`surrogatepass`). Encoding here,
+//! into a buffer on the stack for a fragment of the usual size, costs neither.
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// A fragment whose UTF-8 takes up to this many bytes is encoded on the stack; a longer one
+/// into a buffer of its own (its reading costs far more than the allocation).
+const ON_STACK: usize = 256;
+
+/// Calls `read` with the UTF-8 of `text` (WTF-8 when it holds a surrogate, each encoded
+/// alone as `surrogatepass` does, and then `true`).
+pub fn with_utf8<R>(
+    text: &Bound<'_, PyString>,
+    read: impl FnOnce(&[u8], bool) -> R,
+) -> PyResult<R> {
+    let string = text.as_ptr();
+    // SAFETY: `string` is a live str (the Bound holds it) and the interpreter is held. Made
+    // ready first (before 3.12 a str made by the legacy API may not be yet), its length, kind
+    // and data describe its characters, `len` units of that kind, which stay put while the
+    // Bound keeps the str alive.
+    unsafe {
+        #[cfg(not(Py_3_12))]
+        if ffi::PyUnicode_READY(string) != 0 {
+            return Err(PyErr::fetch(text.py()));
+        }
+        let len = ffi::PyUnicode_GET_LENGTH(string) as usize;
+        let data = ffi::PyUnicode_DATA(string);
+        Ok(match ffi::PyUnicode_KIND(string) {
+            ffi::PyUnicode_1BYTE_KIND => {
+                let units = std::slice::from_raw_parts(data as *const u8, len);
+                if units.is_ascii() {
+                    read(units, false) // ASCII is its own UTF-8
+                } else {
+                    encoded(units, read)
+                }
+            }
+            ffi::PyUnicode_2BYTE_KIND => {
+                encoded(std::slice::from_raw_parts(data as *const u16, len), read)
+            }
+            _ => encoded(std::slice::from_raw_parts(data as *const u32, len), read),
+        })
+    }
+}
+
+/// A unit of a str's storage: Latin-1, UCS-2 or UCS-4.
+trait Unit: Copy + Into<u32> {
+    /// The most UTF-8 bytes a character of this kind takes.
+    const MAX_UTF8: usize;
+}
+
+impl Unit for u8 {
+    const MAX_UTF8: usize = 2;
+}
+
+impl Unit for u16 {
+    const MAX_UTF8: usize = 3;
+}
+
+impl Unit for u32 {
+    const MAX_UTF8: usize = 4;
+}
+
+/// Calls `read` with the UTF-8 of `units`, encoded on the stack when it fits there.
+fn encoded<U: Unit, R>(units: &[U], read: impl FnOnce(&[u8], bool) -> R) -> R {
+    let most = units.len() * U::MAX_UTF8;
+    if most <= ON_STACK {
+        let mut buffer = [0u8; ON_STACK];
+        let (len, surrogates) = encode(units, &mut buffer);
+        read(&buffer[..len], surrogates)
+    } else {
+        let mut buffer = vec![0u8; most];
+        let (len, surrogates) = encode(units, &mut buffer);
+        read(&buffer[..len], surrogates)
+    }
+}
+
+/// Writes the UTF-8 of `units` into `out` (room for `MAX_UTF8` bytes a unit): its length,
+/// and whether a surrogate was among them (written as three bytes, alone).
+#[inline]
+fn encode<U: Unit>(units: &[U], out: &mut [u8]) -> (usize, bool) {
+    let mut at = 0;
+    let mut surrogates = false;
+    for &unit in units {
+        let code: u32 = unit.into();
+        if code < 0x80 {
+            out[at] = code as u8;
+            at += 1;
+        } else if code < 0x800 {
+            out[at] = 0xc0 | (code >> 6) as u8;
+            out[at + 1] = 0x80 | (code & 0x3f) as u8;
+            at += 2;
+        } else if code < 0x10000 {
+            surrogates |= (0xd800..0xe000).contains(&code);
+            out[at] = 0xe0 | (code >> 12) as u8;
+            out[at + 1] = 0x80 | (code >> 6 & 0x3f) as u8;
+            out[at + 2] = 0x80 | (code & 0x3f) as u8;
+            at += 3;
+        } else {
+            out[at] = 0xf0 | (code >> 18) as u8;
+            out[at + 1] = 0x80 | (code >> 12 & 0x3f) as u8;
+            out[at + 2] = 0x80 | (code >> 6 & 0x3f) as u8;
+            out[at + 3] = 0x80 | (code & 0x3f) as u8;
+            at += 4;
+        }
+    }
+    (at, surrogates)
+}

@@ -1,0 +1,101 @@
+"""str fragments of every storage kind read as json.loads reads the whole text.
+
+A str holds Latin-1, UCS-2 or UCS-4 units (and may hold lone surrogates, which json.loads
+reads as characters); the native engine reads a fragment's characters from the str itself
+(rust/python/fragment_text.rs), on the stack up to 256 bytes of UTF-8, in a buffer of its own
+past that. Every prefix cut into fragments of every size gives the value json.loads gives the
+whole text, with the same errors, on both backends; and a fragment is left as it came (no
+UTF-8 form cached on it: `sys.getsizeof` would count it).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from _support import error_tuple
+from conftest import installed_backends
+
+from jsondrip import Parser
+
+TEXTS = {
+    "ascii": '{"a": "plain text", "b": [1, 2.5, true]}',
+    "latin-1": '{"caf\u00e9": "na\u00efve \u00e9t\u00e9", "\u00ff": "\u00a0"}',
+    "ucs-2": '{"\u6771\u4eac": "\u5929\u6c14\u9884\u62a5 \u2028 \u00e9", "k": "\uffff"}',
+    "ucs-4": '{"mood": "\U0001f389\U0001f680 \u2603 \U0010ffff", "\U0001f600": 1}',
+    "lone surrogates": '["\ud800", "x\udfff", "\udbff\udc00 two halves", "\udc00\ud800"]',
+    "surrogate key": '{"\ud800": "\U0001f600\udfff"}',
+    "long ucs-4 string": '["' + "\U0001f680 rocket " * 40 + '"]',
+    "long latin-1 string": '["' + "\u00e9" * 300 + '"]',
+    "escapes beside wide text": '["\\u00e9\u00e9\\ud83d\\ude00\U0001f600\\n\u6771"]',
+}
+
+INVALID = {
+    "control character in a wide string": '["\u6771\n"]',
+    "wide character outside a string": "[1, \u6771]",
+    "lone surrogate outside a string": '{"a": 1\ud800}',
+}
+
+
+def fed(backend: str, text: str, size: int) -> tuple[object, ...]:
+    """The parser's answer to `text` in `size`-character fragments: its value at the end, or
+    its error."""
+    parser = Parser(backend=backend)
+    try:
+        for start in range(0, len(text), size):
+            parser.feed(text[start : start + size])
+        return ("value", parser.close())
+    except json.JSONDecodeError as error:
+        return ("error", *error_tuple(error))
+
+
+def loaded(text: str) -> tuple[object, ...]:
+    try:
+        return ("value", json.loads(text))
+    except json.JSONDecodeError as error:
+        return ("error", *error_tuple(error))
+
+
+@pytest.mark.parametrize("name", list(TEXTS) + list(INVALID))
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 7, 64, 100_000])
+def test_str_fragments_of_every_kind_read_as_json_loads(backend: str, name: str, size: int) -> None:
+    text = TEXTS.get(name) or INVALID[name]
+    assert fed(backend, text, size) == loaded(text)
+
+
+@pytest.mark.parametrize("name", list(TEXTS))
+def test_both_backends_show_the_same_value_after_every_fragment(name: str) -> None:
+    """Fragment by fragment (three characters each), the native value is the twin's."""
+    text = TEXTS[name]
+    if "native" not in installed_backends():
+        pytest.skip("a pure build: no native backend to compare")
+    native, twin = Parser(backend="native"), Parser(backend="python")
+    for start in range(0, len(text), 3):
+        piece = text[start : start + 3]
+        assert native.feed(piece) == twin.feed(piece)
+
+
+def test_a_str_subclass_fragment_reads_as_its_text(backend: str) -> None:
+    class Text(str):
+        pass
+
+    parser = Parser(backend=backend)
+    parser.feed(Text('{"\u6771": "\U0001f600'))
+    parser.feed(Text('\ud800"}'))
+    assert parser.close() == {"\u6771": "\U0001f600\ud800"}
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="sys.getsizeof: CPython")
+def test_a_fragment_is_left_as_it_came() -> None:
+    """The native engine does not ask CPython for a fragment's UTF-8, which CPython would
+    keep on the fragment (memory held as long as the caller holds the fragment)."""
+    pieces = ['{"\u00e9', '\u6771": "', "\U0001f600 ", 'x"}']
+    if "native" not in installed_backends():
+        pytest.skip("a pure build: the twin reads fragments in Python")
+    sizes = [sys.getsizeof(piece) for piece in pieces]
+    parser = Parser(backend="native")
+    for piece in pieces:
+        parser.feed(piece)
+    assert parser.close() == {"\u00e9\u6771": "\U0001f600 x"}
+    assert [sys.getsizeof(piece) for piece in pieces] == sizes
