@@ -1,14 +1,25 @@
 """One-shot parsing: `jsondrip.loads` against orjson, ssrjson, jiter, msgspec, yyjson, pysimdjson
 and json.
 
-    python benches/bench_loads.py            # best of 7, >= 0.1 s per measurement (~6 min)
-    python benches/bench_loads.py --quick    # best of 3, >= 0.02 s per measurement (~1 min)
+    python benches/bench_loads.py                 # 5 fresh processes, best of 5 each (6-9 min)
+    python benches/bench_loads.py --processes 1   # this process only, best of 5 (~1.5 min)
+    python benches/bench_loads.py --quick         # this process, best of 3, 0.02 s (~1 min)
 
 The twelve classic documents of ../shared/corpus/bench (or $JSONDRIP_CORPUS/bench), each given
 as `bytes` and as `str`. Every repeat times every contender once, in a rotated order, so that
 all of them see the same machine load; the best of the repeats is kept. A measurement loops the
 call until it lasts `min_time`, with the garbage collector on, as programs run (`--no-gc` turns
 it off as `timeit` does; that hides the cost of collections that every parser triggers).
+
+One process is one memory layout: which modules it imported, what it holds and where its heap
+put things move one parser's time against another's by up to a third on some documents
+(instruments.json as str read 0.73x to 1.06x orjson's time in fresh processes that differed
+only in what they had imported), which no number of repeats inside the process averages out.
+So by default the whole measurement runs in `--processes` fresh processes, one after the other,
+each importing every contender, holding the 24 documents and checking every value, as a single
+run does; a time in the table is the median over the processes of each one's best, and a ratio
+is the median over the processes of the ratio measured inside each (the per-document verdict
+never hinges on one layout). The processes' own ratios for jsondrip are printed too.
 
 Contenders: `jsondrip.loads` (the default engine), `orjson.loads`, `ssrjson.loads`,
 `jiter.from_json` (default cache; it takes bytes only, so the str runs include `s.encode()`),
@@ -34,7 +45,11 @@ import json
 import math
 import os
 import platform
+import statistics
+import subprocess
 import sys
+import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -60,6 +75,10 @@ FILES = [
 ]
 KINDS = ["bytes", "str"]
 NAMES = ["jsondrip", "orjson", "ssrjson", "jiter", "msgspec", "yyjson", "pysimdjson", "json"]
+# The default run (the figures in docs/loads.md): fresh processes, each one's best of repeats.
+PROCESSES = 5
+REPEATS = 5
+MIN_TIME = 0.05
 
 GEOMEAN_VS_ORJSON = Target(
     "geometric mean of jsondrip's time / orjson's",
@@ -228,38 +247,133 @@ def geomean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def report(
-    all_contenders: list[Contender], best: dict[tuple[str, str, str], float], problems: list[str]
-) -> tuple[str, bool]:
+@dataclass
+class Measured:
+    """One process's run: its contenders, notes and best seconds per (contender, file, kind)."""
+
+    versions: dict[str, str]  # contender -> version, for those timed
+    missing: dict[str, str]  # contender -> why it was not timed
+    problems: list[str]  # jsondrip's (each fails the run)
+    notes: list[str]  # the peers' differences from json.loads
+    engine: str
+    best: dict[tuple[str, str, str], float]
+
+    def as_json(self) -> dict[str, Any]:
+        """A JSON-ready form (a worker process hands it to the parent)."""
+        fields = dict(self.__dict__)
+        fields["best"] = [[*key, seconds] for key, seconds in self.best.items()]
+        return fields
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Measured:
+        """The inverse of `as_json`."""
+        best = {(c, name, kind): seconds for c, name, kind, seconds in data.pop("best")}
+        return cls(**data, best=best)
+
+
+def measure(repeats: int, min_time: float, keep_gc: bool) -> Measured:
+    """The whole measurement in this process: import every contender, hold every document,
+    check every value, time every (contender, document, kind)."""
+    import jsondrip
+
+    docs = inputs()
+    every = contenders()
+    runnable = [c for c in every if not c.missing]
+    found = {c.name: check(c, docs) for c in runnable}
+    for c in runnable:  # a peer that raised on a document cannot be timed on it
+        raised = [p for p in found[c.name] if "value differs" not in p]
+        if raised and c.name != "jsondrip":
+            c.missing = f"raised ({raised[0].split(': ', 1)[-1][:40]})"
+    runnable = [c for c in runnable if not c.missing]
+    best = run(runnable, docs, repeats, min_time, keep_gc)
+    return Measured(
+        versions={c.name: c.version for c in runnable},
+        missing={c.name: c.missing for c in every if c.missing is not None},
+        problems=found.get("jsondrip", ["jsondrip not installed"]),
+        notes=[p for name, ps in found.items() if name != "jsondrip" for p in ps],
+        engine=str(jsondrip._engine.resolve(None, streaming=False)),
+        best=best,
+    )
+
+
+def in_fresh_processes(processes: int, worker_args: list[str]) -> list[Measured]:
+    """`measure` run in `processes` new interpreters, one after the other (never at once:
+    they would time each other's load)."""
+    runs = []
+    with tempfile.TemporaryDirectory() as folder:
+        for index in range(processes):
+            out = Path(folder) / f"process-{index}.json"
+            print(f"process {index + 1} of {processes}", file=sys.stderr)
+            command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(out)]
+            subprocess.run(command + worker_args, check=True)
+            runs.append(Measured.from_json(json.loads(out.read_text())))
+    return runs
+
+
+class Medians:
+    """Figures over several processes' runs: a time is the median of each run's best, a ratio
+    the median of the ratios measured inside each run."""
+
+    def __init__(self, runs: list[Measured]) -> None:
+        self.runs = runs
+
+    def seconds(self, contender: str, name: str, kind: str) -> float:
+        """Median of the runs' best seconds per call."""
+        return statistics.median(r.best[(contender, name, kind)] for r in self.runs)
+
+    def ratios(self, a: str, b: str, name: str, kind: str) -> list[float]:
+        """Each run's ratio of `a`'s time to `b`'s on a document."""
+        return [r.best[(a, name, kind)] / r.best[(b, name, kind)] for r in self.runs]
+
+    def ratio(self, a: str, b: str, name: str, kind: str) -> float:
+        """Median of the runs' ratios of `a`'s time to `b`'s on a document."""
+        return statistics.median(self.ratios(a, b, name, kind))
+
+
+def report(runs: list[Measured]) -> tuple[str, bool]:
     """The Markdown table and the targets; True when every target passes."""
-    names = [c.name for c in all_contenders]
-    missing = {c.name: c.missing for c in all_contenders if c.missing}
+    first = runs[0]
+    figures = Medians(runs)
+    missing = dict(first.missing)
+    for r in runs[1:]:  # a peer missing from any run is missing from the table
+        missing.update({c: why for c, why in r.missing.items() if c not in missing})
+    problems = sorted({p for r in runs for p in r.problems})
     lines = [
-        "| file | input | " + " | ".join(names) + " |",
-        "|---|---|" + "---|" * len(names),
+        "| file | input | " + " | ".join(NAMES) + " |",
+        "|---|---|" + "---|" * len(NAMES),
     ]
     ratios: dict[tuple[str, str], list[float]] = {}
     for kind in KINDS:
         for name in FILES:
-            base = best.get(("orjson", name, kind))
             cells = []
-            for c in names:
+            for c in NAMES:
                 if c in missing:
-                    cells.append(missing[c] or "")
+                    cells.append(missing[c])
                     continue
-                seconds = best[(c, name, kind)]
-                cell = f"{seconds * 1e3:.3f} ms"
-                if base is not None:
-                    ratio = seconds / base
+                cell = f"{figures.seconds(c, name, kind) * 1e3:.3f} ms"
+                if "orjson" not in missing:
+                    ratio = figures.ratio(c, "orjson", name, kind)
                     ratios.setdefault((c, kind), []).append(ratio)
                     cell += f" ({ratio:.2f}x)"
                 cells.append(cell)
             lines.append(f"| {name} | {kind} | " + " | ".join(cells) + " |")
         gm = []
-        for c in names:
+        for c in NAMES:
             values = ratios.get((c, kind))
-            gm.append(f"**{geomean(values):.2f}x**" if values else missing.get(c) or "")
+            gm.append(f"**{geomean(values):.2f}x**" if values else missing.get(c, ""))
         lines.append(f"| geometric mean vs orjson | {kind} | " + " | ".join(gm) + " |")
+
+    if len(runs) > 1 and "orjson" not in missing and "jsondrip" not in missing:
+        lines += ["", f"jsondrip's time / orjson's in each of the {len(runs)} processes:", ""]
+        lines.append("| file | input | " + " | ".join(f"{i + 1}" for i in range(len(runs))))
+        lines[-1] += " | median | spread |"
+        lines.append("|---|---|" + "---:|" * (len(runs) + 2))
+        for kind in KINDS:
+            for name in FILES:
+                each = figures.ratios("jsondrip", "orjson", name, kind)
+                cells = [f"{r:.2f}" for r in each]
+                cells += [f"**{statistics.median(each):.2f}**", f"{max(each) - min(each):.2f}"]
+                lines.append(f"| {name} | {kind} | " + " | ".join(cells) + " |")
 
     ok = not problems
     lines += ["", "Targets (jsondrip.loads):", ""]
@@ -284,9 +398,7 @@ def report(
             if rival in missing:
                 checks.append((target, None, f"{kind}: {rival} not installed"))
                 continue
-            speedups = [
-                best[(rival, name, kind)] / best[("jsondrip", name, kind)] for name in FILES
-            ]
+            speedups = [figures.ratio(rival, "jsondrip", name, kind) for name in FILES]
             detail = ", ".join(
                 f"{n.removesuffix('.json')} {s:.2f}x" for n, s in zip(FILES, speedups)
             )
@@ -299,46 +411,60 @@ def report(
     return "\n".join(lines), ok
 
 
+def _load() -> str:
+    return f"{os.getloadavg()[0]:.2f}" if hasattr(os, "getloadavg") else "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print the table; exit status 1 when a target fails."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="best of 3, 0.02 s measurements")
-    parser.add_argument("--repeats", type=int, help="best of this many (default 7, quick 3)")
-    parser.add_argument("--min-time", type=float, help="seconds per measurement (0.1; 0.02)")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        help=f"fresh processes to measure in, medians over them (default {PROCESSES}; quick 1)",
+    )
+    parser.add_argument("--quick", action="store_true", help="one process, best of 3, 0.02 s")
+    parser.add_argument("--repeats", type=int, help=f"best of this many ({REPEATS}; quick 3)")
+    parser.add_argument(
+        "--min-time", type=float, help=f"seconds per measurement ({MIN_TIME}; quick 0.02)"
+    )
     parser.add_argument(
         "--no-gc", dest="gc", action="store_false", help="turn the garbage collector off"
     )
+    parser.add_argument("--worker", metavar="OUT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    repeats = args.repeats or (3 if args.quick else 7)
-    min_time = args.min_time or (0.02 if args.quick else 0.1)
+    processes = args.processes or (1 if args.quick else PROCESSES)
+    repeats = args.repeats or (3 if args.quick else REPEATS)
+    min_time = args.min_time or (0.02 if args.quick else MIN_TIME)
 
-    import jsondrip
+    if args.worker:  # one of the fresh processes: measure, hand the figures over, no table
+        measured = measure(repeats, min_time, args.gc)
+        Path(args.worker).write_text(json.dumps(measured.as_json()))
+        return 0
 
-    docs = inputs()
-    every = contenders()
-    runnable = [c for c in every if not c.missing]
-    found = {c.name: check(c, docs) for c in runnable}
-    for c in runnable:  # a peer that raised on a document cannot be timed on it
-        raised = [p for p in found[c.name] if "value differs" not in p]
-        if raised and c.name != "jsondrip":
-            c.missing = f"raised ({raised[0].split(': ', 1)[-1][:40]})"
-    runnable = [c for c in runnable if not c.missing]
-    problems = found.get("jsondrip", ["jsondrip not installed"])
-    others = [p for name, ps in found.items() if name != "jsondrip" for p in ps]
+    started, load_at_start = time.monotonic(), _load()
+    if processes == 1:
+        runs = [measure(repeats, min_time, args.gc)]
+    else:
+        worker_args = ["--repeats", str(repeats), "--min-time", str(min_time)]
+        runs = in_fresh_processes(processes, worker_args + ([] if args.gc else ["--no-gc"]))
+    minutes = (time.monotonic() - started) / 60
+
+    first = runs[0]
     command = "python benches/bench_loads.py" + "".join(f" {a}" for a in (argv or sys.argv[1:]))
-    load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    print(f"`{command}`: best of {repeats}, >= {min_time} s per measurement, ", end="")
-    print(f"GC {'on' if args.gc else 'off'} while timed", end="")
-    print(f", Python {platform.python_version()} on {platform.machine()}, ", end="")
-    print(f"{os.cpu_count()} CPUs" + (f", load average {load[0]:.2f}" if load else ""))
-    engine = jsondrip._engine.resolve(None, streaming=False)
-    versions = ", ".join(f"{c.name} {c.version}".strip() for c in runnable)
-    print(f"jsondrip engine: {engine}; versions: {versions}")
-    for note in others:
+    where = "this process" if processes == 1 else f"the median of {processes} fresh processes"
+    print(
+        f"`{command}`: {where}, each the best of {repeats}, >= {min_time} s per measurement,"
+        f" GC {'on' if args.gc else 'off'} while timed, Python {platform.python_version()}"
+        f" on {platform.machine()}, {os.cpu_count()} CPUs, load average {load_at_start} at the"
+        f" start and {_load()} at the end, {minutes:.1f} min"
+    )
+    versions = ", ".join(f"{c} {v}".strip() for c, v in first.versions.items())
+    print(f"jsondrip engine: {first.engine}; versions: {versions}")
+    for note in first.notes:
         print(f"note: {note}")
     print()
-    best = run(runnable, docs, repeats, min_time, args.gc)
-    table, ok = report(every, best, problems)
+    table, ok = report(runs)
     print(table)
     return 0 if ok else 1
 

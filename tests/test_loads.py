@@ -456,6 +456,59 @@ def test_keys_reuse(engine: str, doc: str) -> None:
             assert a is b, (a, b)
 
 
+def test_repeated_integers(engine: str) -> None:
+    """Integers repeated in a document, near and far apart, sharing the low bits a table of
+    them may index by, at the edges of the small ints and of 64 bits: each one its value."""
+    ints = [i * 256 + j for i in range(-20, 20) for j in (0, 1, 255)] * 3
+    ints += list(range(-300, 300)) * 2 + [2**63 - 1, -(2**63), 2**63, 10**18, -(10**18)] * 2
+    ints += [4278190080] * 500 + [3600 - i % 37 for i in range(2000)]
+    random.Random(28).shuffle(ints)
+    doc = json.dumps([ints, {"a": ints[:100], "b": [[i, i] for i in ints[:50]]}])
+    check(engine, doc)
+    check(engine, doc.encode())
+
+
+def test_repeated_strings(engine: str) -> None:
+    """Short strings repeated in a document, of every length, differing in one byte, beside
+    escaped and non-ASCII ones and at the very end of the text: each one its value."""
+    words = ["", "a", "blue", "blue ", "disabled", "x" * 15, "x" * 16, "é", "\n", "\u00e9t"]
+    words += ["k" * i + "j" + "k" * (n - i - 1) for n in range(1, 18) for i in range(0, n, 3)]
+    words += [f"id{i}" for i in range(600)]  # more than a small table holds
+    rng = random.Random(28)
+    values = [rng.choice(words) for _ in range(5000)]
+    for ascii_only in (True, False):
+        doc = json.dumps([values, {"colour": values[:300]}, "blue"], ensure_ascii=ascii_only)
+        check(engine, doc)
+        check(engine, doc.encode())
+    check(engine, '["ab", "ab"]')  # the last one ends within sixteen bytes of the end
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "[1000, 7, 1000, 123456789012, 1000, 123456789012, -999]",
+        '["blue", "a", "blue", "disabled", "blue", "disabled", "0123456789abcdefg"]',
+    ],
+)
+def test_repeated_values_hold_no_reference(doc: str) -> None:
+    """A repeated int or string may be one object; the value holds all its references, and
+    nothing else does once `loads` returns (the native reader's tables of them are emptied)."""
+    skip_unless_native()
+    if not hasattr(sys, "getrefcount"):
+        pytest.skip("no reference counts here")
+    # What getrefcount reads for an object the list holds once (its own counting differs
+    # between versions): json's list holds each value once (but small ints and 1-character
+    # strings, the interpreter's own, left out below).
+    shared = {7, "a"}
+    (alone,) = {sys.getrefcount(x) for x in json_loads(doc) if x not in shared}
+    value = jsondrip.loads(doc, backend="native")
+    assert same(value, json_loads(doc))
+    for x in value:
+        if x not in shared:
+            held = sum(y is x for y in value)
+            assert sys.getrefcount(x) == alone - 1 + held, (x, held)
+
+
 def test_threads(engine: str) -> None:
     """Calls from several threads at once each get their own document's value."""
     from concurrent.futures import ThreadPoolExecutor

@@ -34,11 +34,23 @@ const SHARED_KEY_BITS: u8 = 12;
 /// The builder's stack keeps up to this many slots between calls (1 MB).
 const KEPT_STACK: usize = 1 << 17;
 
-/// What `loads` calls share: the key cache, and the stack's allocation (a large array's
-/// stack was allocated, page-faulted in and unmapped again on every call).
+/// What `loads` calls share: the key cache, and the allocations of the stack (a large array's
+/// stack was allocated, page-faulted in and unmapped again on every call) and of the table
+/// of repeated integers (empty between calls).
 struct Shared {
     keys: KeyCache,
     stack: Stack,
+    ints: Repeats<i64>,
+}
+
+impl Shared {
+    fn new() -> Self {
+        Shared {
+            keys: KeyCache::new(SHARED_KEY_BITS),
+            stack: Stack(Vec::new()),
+            ints: Repeats::default(),
+        }
+    }
 }
 
 /// The builder's stack between calls: an empty Vec, kept for its capacity.
@@ -48,6 +60,87 @@ struct Stack(Vec<Obj>);
 // every path, and `loads_fast` checks it is empty before giving it back), so only its
 // allocation moves between threads.
 unsafe impl Send for Stack {}
+
+/// log2 of the slots of a table of repeated values.
+const REPEAT_BITS: u32 = 8;
+
+/// Values repeated in one document, each one object: here the integers that CPython does not
+/// keep itself (outside -5..=256), by value. Documents repeat them (a mesh's vertex indices,
+/// a catalogue's ids, colours, counts): nine in ten integers of mesh.json are repeats, as are
+/// most of citm_catalog.json's. A repeat costs a reference instead of an allocation, and the
+/// value's deallocation later. Ints are immutable, and `json.loads` promises no identity
+/// (CPython shares the small ones too).
+///
+/// Direct-mapped by the low bits of the value, which keeps near values apart. A table lives
+/// for one call: its references are released before `loads` returns, so no object outlives
+/// its document in it and nothing is shared between documents. (Short strings were tried the
+/// same way: a third of apache_builds.json's repeat, but the lookup on every string cost
+/// more than it saved on github_events.json.)
+struct Repeats<K> {
+    /// (key, its object), or no object; allocated at the first value that needs it.
+    slots: Box<[(K, Option<Obj>)]>,
+    /// Whether any slot is filled (else the call's end has nothing to release).
+    used: bool,
+}
+
+// SAFETY: as `Stack`: between calls every slot is empty (`release_all` runs on every path
+// before the shared tables are given back), so only the allocation moves between threads.
+unsafe impl<K: Send> Send for Repeats<K> {}
+
+impl<K> Default for Repeats<K> {
+    fn default() -> Self {
+        Repeats {
+            slots: Box::default(),
+            used: false,
+        }
+    }
+}
+
+impl<K: Copy + Eq + Default> Repeats<K> {
+    /// A new reference to the object of `key` (in slot `index`), from the table, or made by
+    /// `make` and kept there.
+    #[inline(always)]
+    fn get(&mut self, key: K, index: usize, make: impl FnOnce() -> Build) -> Build {
+        if let Some(&(held, Some(object))) = self.slots.get(index) {
+            if held == key {
+                // SAFETY: the slot keeps its reference; this new one is the caller's.
+                unsafe { ffi::Py_INCREF(object.as_ptr()) };
+                return Ok(object);
+            }
+        }
+        let object = make()?;
+        self.keep(index, key, object);
+        Ok(object)
+    }
+
+    /// `get`'s miss: `object` is kept in slot `index`, whose old object is released (the
+    /// document holds it still).
+    #[inline(never)]
+    fn keep(&mut self, index: usize, key: K, object: Obj) {
+        if self.slots.is_empty() {
+            self.slots = vec![(K::default(), None); 1 << REPEAT_BITS].into_boxed_slice();
+        }
+        // SAFETY: a second reference, for the slot.
+        unsafe { ffi::Py_INCREF(object.as_ptr()) };
+        if let (_, Some(old)) = std::mem::replace(&mut self.slots[index], (key, Some(object))) {
+            release(old);
+        }
+        self.used = true;
+    }
+
+    /// Releases every object held: the table is empty again.
+    fn release_all(&mut self) {
+        if !self.used {
+            return;
+        }
+        for slot in self.slots.iter_mut() {
+            if let Some(object) = slot.1.take() {
+                release(object);
+            }
+        }
+        self.used = false;
+    }
+}
 
 static SHARED: Mutex<Option<Shared>> = Mutex::new(None);
 
@@ -96,6 +189,13 @@ fn hooked(py: Python<'_>, result: PyResult<Bound<'_, PyAny>>) -> Build {
     }
 }
 
+/// A new int.
+#[inline]
+fn int(value: i64) -> Build {
+    // SAFETY: returns a new reference or NULL.
+    checked(unsafe { ffi::PyLong_FromLongLong(value) })
+}
+
 /// Releases a reference the builder owns.
 #[inline]
 fn release(obj: Obj) {
@@ -124,6 +224,8 @@ struct Loader<'py, 'k> {
     py: Python<'py>,
     hooks: Hooks<'py>,
     keys: &'k mut KeyCache,
+    /// Integers of this document met before, by value.
+    ints: &'k mut Repeats<i64>,
     /// Elements of the arrays, and keys and values of the objects, being read; innermost
     /// last.
     items: &'k mut Vec<Obj>,
@@ -229,13 +331,17 @@ impl<'py> Loader<'py, '_> {
     }
 
     #[inline(always)]
-    fn number(&self, number: Number) -> Build {
+    fn number(&mut self, number: Number) -> Build {
         let py = self.py;
         match number {
             Number::Int(value, text) => match &self.hooks.parse_int {
                 Some(hook) => hooked(py, hook.call1((text,))),
-                // SAFETY: returns a new reference or NULL.
-                None => checked(unsafe { ffi::PyLong_FromLongLong(value) }),
+                // CPython keeps one object of each of -5..=256 itself.
+                None if (-5..=256).contains(&value) => int(value),
+                None => {
+                    let index = value as usize & ((1 << REPEAT_BITS) - 1);
+                    self.ints.get(value, index, || int(value))
+                }
             },
             Number::BigInt(text) => match &self.hooks.parse_int {
                 Some(hook) => hooked(py, hook.call1((text,))),
@@ -543,15 +649,9 @@ pub fn loads_fast<'py>(
     let mut private;
     let mut guard = SHARED.try_lock();
     let shared = match guard.as_mut() {
-        Ok(shared) => shared.get_or_insert_with(|| Shared {
-            keys: KeyCache::new(SHARED_KEY_BITS),
-            stack: Stack(Vec::new()),
-        }),
+        Ok(shared) => shared.get_or_insert_with(Shared::new),
         Err(_) => {
-            private = Shared {
-                keys: KeyCache::new(SHARED_KEY_BITS),
-                stack: Stack(Vec::new()),
-            };
+            private = Shared::new();
             &mut private
         }
     };
@@ -559,6 +659,7 @@ pub fn loads_fast<'py>(
         py,
         hooks,
         keys: &mut shared.keys,
+        ints: &mut shared.ints,
         items: &mut shared.stack.0,
         reread_deep: no_hooks,
     };
@@ -581,6 +682,7 @@ pub fn loads_fast<'py>(
                 Err(Stop::BAIL)
             }
         });
+    shared.ints.release_all();
     if collecting {
         gc::resume(py);
     }
