@@ -1,6 +1,6 @@
 """Memory per open stream: 10,000 streams held at once, each stopped mid-document.
 
-    python benches/bench_memory.py [--count N] [--kind KIND ...]
+    python benches/bench_memory.py [--count N] [--kind KIND ...] [--shared-id]
 
 A server holds many calls at once, each waiting for its next fragment; what each costs while
 it waits is what this measures. The document is a tool call's arguments (`ARGUMENTS`, 190
@@ -21,6 +21,12 @@ subtracted. The targets (#28) bound what is left, the stream's own state:
 - the python twin's `Parser`: at most 1.5 KB,
 - `ToolCallAccumulator` mid-call (one accumulator per response stream, OpenAI Chat SSE
   chunks, the call's arguments fed as above): at most 1.5 KB.
+
+Each accumulator's stream has its own chunk `id`, as OpenAI's responses do (`chatcmpl-` and
+29 characters); `--shared-id` gives every stream the same one instead (what a server that
+sends a constant id does, and what this benchmark did before: envelope text is then the
+same in every stream). The stream is held as the server holds it, its raw argument text never
+read (reading `ToolCall.raw` joins the text into one str); the value run reads it.
 
 RSS is counted in pages and the allocators keep freed memory, so a figure is good to a few
 tens of bytes per stream at 10,000 streams. Exit status 0 either way: a report, not a gate.
@@ -75,12 +81,16 @@ def rss() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def sse_chunks() -> list[bytes]:
-    """The call as OpenAI Chat Completions streams it: one SSE event per fragment."""
+SHARED_ID = "chatcmpl-Bx7"
+
+
+def sse_chunks(chunk_id: str = SHARED_ID) -> list[bytes]:
+    """The call as OpenAI Chat Completions streams it: one SSE event per fragment, each
+    with the response's `chunk_id`."""
 
     def event(delta: dict[str, Any]) -> bytes:
         chunk = {
-            "id": "chatcmpl-Bx7",
+            "id": chunk_id,
             "object": "chat.completion.chunk",
             "created": 1760000000,
             "model": "gpt-4.1-2025-04-14",
@@ -111,23 +121,32 @@ def open_parser(backend: str) -> Callable[[], tuple[Any, Any]]:
     return make
 
 
-def open_accumulator() -> tuple[Any, Any]:
+def open_accumulator(shared_id: bool, keep: str) -> Callable[[], tuple[Any, Any]]:
     from jsondrip.toolcalls import ToolCallAccumulator
 
-    accumulator = ToolCallAccumulator(format="openai-chat")
-    for chunk in CHUNKS:
-        accumulator.feed_sse(chunk)
-    (call,) = accumulator.tool_calls
-    return accumulator, (call.arguments, call.raw)
+    opened = iter(range(1 << 62))
+
+    def make() -> tuple[Any, Any]:
+        # a response id as OpenAI's look (`chatcmpl-` and 29 characters), one per stream
+        chunks = CHUNKS if shared_id else sse_chunks(f"chatcmpl-{next(opened):029d}")
+        accumulator = ToolCallAccumulator(format="openai-chat")
+        for chunk in chunks:
+            accumulator.feed_sse(chunk)
+        if keep == "stream":
+            return accumulator, None  # the raw text as the accumulator keeps it, not joined
+        (call,) = accumulator.tool_calls
+        return accumulator, (call.arguments, call.raw)
+
+    return make
 
 
 CHUNKS = sse_chunks()
 
 
-def worker(kind: str, count: int, keep: str) -> dict[str, float]:
+def worker(kind: str, count: int, keep: str, shared_id: bool = False) -> dict[str, float]:
     """Opens `count` streams of `kind` and keeps the streams (`keep="stream"`) or only their
     values (`keep="value"`); the RSS growth per stream."""
-    make = open_accumulator if kind == "accumulator" else open_parser(kind)
+    make = open_accumulator(shared_id, keep) if kind == "accumulator" else open_parser(kind)
     make()  # warm: imports, caches, the first of everything
     gc.collect()
     before = rss()
@@ -146,9 +165,10 @@ def verdict(target: Target, own: float) -> str:
     return f"- {word}: {target.name}: {own:.0f} B (target <= {target.hi:g} B)"
 
 
-def measure(kind: str, count: int, keep: str) -> float:
+def measure(kind: str, count: int, keep: str, shared_id: bool = False) -> float:
+    command = [sys.executable, __file__, "--worker", kind, "--keep", keep, "--count", str(count)]
     out = subprocess.run(
-        [sys.executable, __file__, "--worker", kind, "--keep", keep, "--count", str(count)],
+        command + (["--shared-id"] if shared_id else []),
         check=True,
         capture_output=True,
         text=True,
@@ -162,22 +182,28 @@ def main() -> None:
     parser.add_argument("--kind", action="append", choices=sorted(TARGETS))
     parser.add_argument("--worker", choices=sorted(TARGETS), help=argparse.SUPPRESS)
     parser.add_argument("--keep", choices=("stream", "value"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--shared-id",
+        action="store_true",
+        help="the accumulators' streams all have one chunk id (default: one each)",
+    )
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker, args.count, args.keep)))
+        print(json.dumps(worker(args.worker, args.count, args.keep, args.shared_id)))
         return
     kinds = args.kind or ["native", "python", "accumulator"]
     print(
         f"{args.count} open streams per kind, each a fresh process; document: {len(ARGUMENTS)}"
         f" characters of tool-call arguments, stopped mid-string at {STOP}"
         f" ({len(FRAGMENTS)} fragments of {FRAGMENT}); {sys.implementation.name}"
-        f" {sys.version.split()[0]}"
+        f" {sys.version.split()[0]}; accumulators:"
+        f" {'one chunk id for all' if args.shared_id else 'a chunk id per stream'}"
     )
     print(f"{'kind':<12} {'per stream':>11} {'value':>8} {'own state':>10}")
     verdicts = []
     for kind in kinds:
-        total = measure(kind, args.count, "stream")
-        value = measure(kind, args.count, "value")
+        total = measure(kind, args.count, "stream", args.shared_id)
+        value = measure(kind, args.count, "value", args.shared_id)
         own = total - value
         print(f"{kind:<12} {total:>9.0f} B {value:>6.0f} B {own:>8.0f} B")
         verdicts.append(verdict(TARGETS[kind], own))

@@ -8,17 +8,23 @@ tests check the structure that keeps each small, through the engine contract's
 from __future__ import annotations
 
 import json
+import math
 import sys
+import types
 import weakref
+from typing import Any
 
 import pytest
-from conftest import skip_unless_native
+from conftest import examples, skip_unless_native
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jsondrip import Parser, Schema
 from jsondrip._engine import EngineOptions, make_engine
 from jsondrip.toolcalls import ToolCallAccumulator
 from jsondrip.toolcalls.accumulator import HANDLERS
-from jsondrip.toolcalls.events import FOLD
+from jsondrip.toolcalls.events import RAW_TAIL, ToolCall
+from jsondrip.toolcalls.openai_chat import OneMap
 
 # The key cache of a native stream: 8 slots of one pointer at first, at most 256.
 FIRST_KEYS = 8 * 8
@@ -104,8 +110,13 @@ def test_parser_objects_have_no_instance_dict(backend: str) -> None:
     assert not hasattr(parser, "__dict__")
 
 
-@pytest.mark.parametrize("fragments", [10, FOLD, 5 * FOLD + 3])
-def test_a_call_folds_its_raw_fragments_and_keeps_them_exact(fragments: int) -> None:
+def raw_strs(call: ToolCall) -> list[str]:
+    """The strs a call keeps its raw text in."""
+    return [call._raw, *(call._chunks or ()), call._tail]
+
+
+@pytest.mark.parametrize("fragments", [10, RAW_TAIL // 4, 5 * RAW_TAIL + 3])
+def test_a_call_keeps_its_raw_text_in_a_few_strs_and_exact(fragments: int) -> None:
     accumulator = ToolCallAccumulator(format="anthropic")
     text = '{"text": "' + "abcd" * fragments + '"}'
     pieces = [text[i : i + 4] for i in range(0, len(text), 4)]
@@ -116,6 +127,7 @@ def test_a_call_folds_its_raw_fragments_and_keeps_them_exact(fragments: int) -> 
             "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
         }
     )
+    received = 0
     for piece in pieces:
         accumulator.feed(
             {
@@ -124,12 +136,43 @@ def test_a_call_folds_its_raw_fragments_and_keeps_them_exact(fragments: int) -> 
                 "delta": {"type": "input_json_delta", "partial_json": piece},
             }
         )
+        received += len(piece)
         (call,) = accumulator.tool_calls
-        assert len(call._parts) < FOLD  # never more than FOLD fragment objects held
+        # never an object per fragment: a tail shorter than RAW_TAIL, full tails, fewer
+        # than the text before them has RAW_TAILs (then joined into it)
+        assert len(call._tail) < RAW_TAIL
+        assert all(len(chunk) >= RAW_TAIL for chunk in call._chunks or ())
+        assert len(call._chunks or ()) * RAW_TAIL < max(len(call._raw), 1)
+        assert "".join(raw_strs(call)) == text[:received]
     assert call.raw == text
-    assert call.raw == text  # read twice: joined once, then cached
+    assert call._tail == "" and call._chunks is None  # joined once, then cached
+    assert call.raw is call.raw
     accumulator.feed({"type": "content_block_stop", "index": 0})
     assert call.complete and call.arguments == {"text": "abcd" * fragments}
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    st.lists(
+        st.text(st.characters(exclude_categories=()), max_size=3 * RAW_TAIL // 2),
+        max_size=60,
+    ),
+    st.data(),
+)
+def test_the_raw_text_is_every_fragment_appended_exactly(fragments: list[str], data: Any) -> None:
+    """Any text (non-ASCII, lone surrogates, empty and long fragments), read at any point."""
+    call = ToolCall(0, "id", "f")
+    received = ""
+    for fragment in fragments:
+        call._append_raw(fragment)
+        received += fragment
+        assert len(call._tail) < RAW_TAIL
+        assert len(call._chunks or ()) * RAW_TAIL < max(len(call._raw), 1)
+        if data.draw(st.booleans()):
+            assert call.raw == received
+    assert call.raw == received
+    call._clear_raw()
+    assert call.raw == ""
 
 
 @pytest.mark.parametrize("format", sorted(HANDLERS))
@@ -204,6 +247,20 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     for part in [*parts, handler.shortcut]:
         assert not hasattr(part, "__dict__"), type(part).__name__
     assert all(not callable(getattr(lane, name)) for name in type(lane).__slots__)
+    # the shortcut calls its handler's function with the handler: no bound method kept
+    shortcut = handler.shortcut
+    assert shortcut is not None and shortcut._owner is handler
+    for name in type(shortcut).__slots__:
+        assert not isinstance(getattr(shortcut, name), types.MethodType), name
+    # one choice, one call by index and by id: held in slots, no dict
+    choice = handler._choices.get(0)
+    assert handler._choices.more is None and choice is not None
+    assert choice.by_index.more is None and choice.by_id.more is None
+    assert choice.by_index.get(0) is state and choice.by_id.get("call_1") is state
+    # the raw text in a few strs, not a str per fragment
+    call = state.call
+    assert len(raw_strs(call)) <= 3 and len(call._tail) < RAW_TAIL
+    assert call.raw == MID_CALL
     assert accumulator.tool_calls[0].arguments["note"] == "bring"
 
 
@@ -211,12 +268,12 @@ def test_open_accumulators_share_their_envelope_text(
     backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two streams whose events have one envelope hold one frame of it (the text around the
-    fragment, its route and chunk check), and of their shortcut's own state only a hash."""
+    fragment, its route and chunk check), and no hash once an event was routed."""
     first, second = mid_call(backend, monkeypatch), mid_call(backend, monkeypatch)
     one, two = first._shortcut, second._shortcut
     assert one is not None and two is not None and one is not two
     assert one._frame is two._frame and one.chunk_matcher is two.chunk_matcher
-    assert type(one._last_miss) in (int, type(None))
+    assert one._last_miss is None and two._last_miss is None  # routed since their last miss
 
 
 def test_a_twin_stream_without_bounds_holds_none() -> None:
@@ -233,3 +290,51 @@ def test_a_twin_stream_without_bounds_holds_none() -> None:
     bounded = make_engine("python", EngineOptions(max_size=10))
     assert bounded.bounds is not None and bounded.bounds.max_size == 10
     assert len(type(plain).__slots__) + len(type(plain).__mro__[1].__slots__) == 10
+
+
+KEYS = st.one_of(
+    st.integers(-2, 3),
+    st.booleans(),
+    st.sampled_from([0.0, 1.0, -0.0, math.nan, "", "0", "a", "call_1"]),
+    st.lists(st.integers(), max_size=1),  # unhashable: a malformed event's index
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["get", "set", "values", "clear"]), KEYS), max_size=20))
+def test_a_one_map_is_a_dict(operations: list[tuple[str, Any]]) -> None:
+    """`OneMap` (a choice's calls by index and by id, a stream's choices) answers as a dict
+    does: equal keys (0, False, 0.0) are one, an unhashable key raises TypeError, the first key
+    object is kept, values come in insertion order."""
+    nan = math.nan  # one NaN object: equal to itself by identity, in a dict as here
+    mine, theirs = OneMap(), {}
+    for count, (operation, key) in enumerate(operations):
+        key = nan if isinstance(key, float) and math.isnan(key) else key
+        if operation == "get":
+            try:
+                want: Any = theirs.get(key)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    mine.get(key)
+                continue
+            assert mine.get(key) is want
+        elif operation == "set":
+            value = object()
+            try:
+                theirs[key] = value
+            except TypeError:
+                with pytest.raises(TypeError):
+                    mine.set(key, value)
+                continue
+            mine.set(key, value)
+        elif operation == "values":
+            assert mine.values() == list(theirs.values())
+        else:
+            mine.clear()
+            theirs.clear()
+        assert mine.values() == list(theirs.values()), count
+    kept = list(theirs)
+    if mine.more is not None:
+        assert [type(k) for k in mine.more] == [type(k) for k in kept]
+    elif kept:
+        assert type(mine.key) is type(kept[0])

@@ -37,7 +37,7 @@ from ..schema.tools import provider_tool_names
 from ..schema.violation import SchemaViolation
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
-from .calls import NO_NAMES, CallState, CallTable
+from .calls import NO_NAMES, CallTable
 from .cohere import CohereHandler
 from .events import Event, ToolCall
 from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
@@ -116,7 +116,6 @@ class ToolCallAccumulator:
         "_handler",
         "_lane",
         "_lane_from",
-        "_lane_state",
         "_lane_until",
         "_lanes",
         "_line_lane",
@@ -172,7 +171,6 @@ class ToolCallAccumulator:
         self._lane: Any = None
         self._line_lane: Any = None
         self._dict_lane: Any = None
-        self._lane_state: CallState | None = None
         self._lane_from = self._lane_until = 0.0  # the clock readings it may take (_arm)
 
     @property
@@ -433,7 +431,7 @@ class ToolCallAccumulator:
     def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
         """The parser refused the fragment the lane took: what `CallTable.append` does then."""
         self._lane = self._line_lane = self._dict_lane = None
-        self._table.feed_failed(self._lane_state, lane.failed, error)  # type: ignore[arg-type]
+        self._table.feed_failed(lane.state, lane.failed, error)
         return self._drain()
 
     def _dispatch(self, event: dict[str, Any]) -> None:
@@ -464,7 +462,7 @@ class ToolCallAccumulator:
         events `matcher` knows, or None (lane.py says when)."""
         if route is None:
             route = self._shortcut.route  # type: ignore[union-attr]
-        state = self._lane_state = self._handler.lane_target(route)  # type: ignore[union-attr]
+        state = self._handler.lane_target(route)  # type: ignore[union-attr]
         # While the clock reads within this window, the long way's clock check would do
         # nothing (no new oldest activity, no call idle too long): the lane may skip it.
         oldest = self._table.oldest
@@ -519,6 +517,8 @@ def _buffer_limit(max_arguments_size: int | None) -> int | None:
 
 def _new_engine(schema: Any = None) -> _engine.Engine:
     """A call's engine: stable mode, the default backend, checking `schema` if given."""
+    if schema is None:
+        return _engine.default_engine()  # the shared default options, no object per call
     return _engine.default_engine(_engine.EngineOptions(schema=schema))
 
 

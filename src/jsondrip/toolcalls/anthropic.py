@@ -42,7 +42,7 @@ class AnthropicHandler(FormatHandler):
         self._blocks: dict[Any, CallState] = {}  # by the stream's own index, as sent
         self._inputs: dict[int, Any] = {}  # a tool block's `input` sent whole in its start
         self._stop_reason: str | None = None
-        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_fragment)
+        self.shortcut = EnvelopeShortcut(ENVELOPE, type(self)._take_fragment, self)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one Messages stream event."""

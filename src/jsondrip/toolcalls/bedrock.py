@@ -40,7 +40,7 @@ class BedrockHandler(FormatHandler):
         self._blocks: dict[Any, CallState] = {}
         self._stop_reason: str | None = None
         # JSON lines (`feed_lines`, or SSE): the common `toolUse.input` event by its skeleton
-        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_input)
+        self.shortcut = EnvelopeShortcut(ENVELOPE, type(self)._take_input, self)
 
     def _take_input(self, index: int, text: str) -> None:
         """A `toolUse.input` delta event, from its skeleton: what `handle` does with it."""

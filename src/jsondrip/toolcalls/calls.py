@@ -42,7 +42,7 @@ from .._errors import JSONDecodeError
 from .._missing import MISSING
 from ..markup.fences import FenceStripper
 from ..schema.violation import SchemaViolation
-from .events import FOLD, LAZY_CHANGES, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
+from .events import LAZY_CHANGES, RAW_TAIL, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
 from .refused import refused_changes
 
 if TYPE_CHECKING:
@@ -207,10 +207,12 @@ class CallTable:
                 f"characters); {size} received",
             )
             return
-        parts = call._parts
-        parts.append(text)
-        if len(parts) >= FOLD:
-            call._fold()
+        tail = call._tail + text  # `ToolCall._append_raw`, inline: the hot path
+        if len(tail) < RAW_TAIL:
+            call._tail = tail
+        else:
+            call._tail = ""
+            call._push(tail)
         parser = state.parser
         assert parser is not None  # released only when the call ends
         changes: Any = ()  # a tuple of Change, or the parser's pending changes

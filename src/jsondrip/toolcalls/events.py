@@ -16,8 +16,9 @@ from .._frozen import frozen_event
 from .._missing import MISSING
 from .._snapshot import frozen_copy
 
-FOLD = 32
-"""`ToolCall` joins its raw fragments into one str every FOLD of them."""
+RAW_TAIL = 128
+"""`ToolCall` appends each raw fragment to a short str, its tail; a tail of RAW_TAIL characters
+or more is pushed after the text before it (`ToolCall._push`)."""
 
 __all__ = [
     "Event",
@@ -63,8 +64,8 @@ class ToolCall:
 
     __slots__ = (
         "_chunks",
-        "_parts",
         "_raw",
+        "_tail",
         "arguments",
         "choice",
         "complete",
@@ -88,38 +89,53 @@ class ToolCall:
         self.error: str | None = None
         self.complete: bool = False
         self.finished: bool = False
-        # The raw text: `_raw`, then `_chunks` (every FOLD fragments joined), then `_parts`
-        # (the fragments since). Fragments are small strs, each an object of 50 bytes and
-        # more: a call waiting for its next fragment keeps about two bytes per character
-        # this way, not twenty (#28: memory per open stream), and each character is copied
-        # twice at most.
-        self._parts: list[str] = []
-        self._chunks: list[str] | None = None
+        # The raw text: `_raw`, then `_chunks` (None, or full tails), then `_tail`: a few
+        # strs, never an object per fragment (a fragment of 4 characters is an object of 56
+        # bytes and a list slot: #28, memory per open stream). A fragment is appended to the
+        # tail (a copy of fewer than RAW_TAIL characters); a full tail is pushed (`_push`).
         self._raw: str = ""
+        self._chunks: list[str] | None = None
+        self._tail: str = ""
 
     @property
     def raw(self) -> str:
         """The exact argument text received so far (joined once, then cached)."""
-        if self._parts or self._chunks:
-            self._raw = "".join([self._raw, *(self._chunks or ()), *self._parts])
-            self._parts.clear()
+        if self._tail or self._chunks:
+            self._raw = "".join([self._raw, *(self._chunks or ()), self._tail])
+            self._tail = ""
             self._chunks = None
         return self._raw
 
-    def _fold(self) -> None:
-        """The fragments received since the last fold, joined into one chunk (called by
-        whoever appends to `_parts` once it holds FOLD of them)."""
-        chunk = "".join(self._parts)
-        self._parts.clear()
-        if self._chunks is None:
-            self._chunks = [chunk]
+    def _append_raw(self, fragment: str) -> None:
+        """Appends a fragment to the raw text (the accumulator's hot paths inline this)."""
+        tail = self._tail + fragment
+        if len(tail) < RAW_TAIL:
+            self._tail = tail
         else:
-            self._chunks.append(chunk)
+            self._tail = ""
+            self._push(tail)
+
+    def _push(self, chunk: str) -> None:
+        """Adds a full tail after the text before it: kept in `_chunks` until they hold about
+        as much as `_raw`, then joined into it. `_raw` at least doubles at each join, so each
+        character is copied a few times in all, and the chunks are fewer than
+        `len(_raw) / RAW_TAIL`."""
+        chunks = self._chunks
+        if chunks is None:
+            if not self._raw:
+                self._raw = chunk  # the first: no copy
+                return
+            chunks = self._chunks = [chunk]
+        else:
+            chunks.append(chunk)
+        if len(chunks) * RAW_TAIL >= len(self._raw):
+            self._raw = "".join([self._raw, *chunks])
+            self._chunks = None
 
     def _clear_raw(self) -> None:
         """Forgets the raw text received."""
         self._raw = ""
-        self._parts.clear()
+        self._tail = ""
         self._chunks = None
 
     def __repr__(self) -> str:

@@ -67,7 +67,9 @@ class GeminiHandler(FormatHandler):
         self._response_id: Any = None
         self._reason: str | None = None
         # the common Vertex chunk (`_piece`) by its skeleton: the `partialArgs` array cut out
-        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_piece, take_chunk=self._take_chunk)
+        self.shortcut = EnvelopeShortcut(
+            ENVELOPE, type(self)._take_piece, self, take_chunk=type(self)._take_chunk
+        )
 
     def _take_piece(self, route: tuple[int, Any], pieces: Any) -> bool:
         """A `_piece` chunk from its skeleton (`route`: its candidate and `responseId`): what

@@ -39,7 +39,7 @@ from .. import _engine
 from .._errors import JSONDecodeError
 from ..schema.violation import SchemaViolation
 from .calls import CallState, CallTable
-from .events import FOLD, LAZY_CHANGES, tool_call_delta
+from .events import LAZY_CHANGES, RAW_TAIL, tool_call_delta
 
 __all__ = ["ENABLED", "Lane", "arm", "dict_matcher"]
 
@@ -50,7 +50,7 @@ ENABLED = True
 class Lane:
     """One call's fast way for events its `matcher` knows (see the module)."""
 
-    __slots__ = ("call", "engine", "failed", "limit", "matcher", "parts", "size", "state")
+    __slots__ = ("call", "engine", "failed", "limit", "matcher", "size", "state")
 
     def __init__(self, table: CallTable, state: CallState, matcher: Any) -> None:
         # (no bound methods kept: each is an object of 72 bytes per open stream, and a
@@ -58,7 +58,6 @@ class Lane:
         self.matcher = matcher
         self.state = state
         self.call = state.call
-        self.parts = state.call._parts
         self.engine: Any = state.parser  # (set: `arm` checked it)
         self.size = state.size
         self.limit = table.limit
@@ -77,16 +76,18 @@ class Lane:
         state = self.state
         state.last_active = now
         state.size = self.size = size
-        parts = self.parts
-        parts.append(fragment)
-        if len(parts) >= FOLD:
-            self.call._fold()
+        call = self.call
+        tail = call._tail + fragment  # `ToolCall._append_raw`, inline
+        if len(tail) < RAW_TAIL:
+            call._tail = tail
+        else:
+            call._tail = ""
+            call._push(tail)
         try:
             pending = self.engine.feed_pending(fragment)
         except (JSONDecodeError, SchemaViolation):
             self.failed = fragment
             raise
-        call = self.call
         preview = call.arguments = self.engine.value
         if pending is None:
             pending = ()

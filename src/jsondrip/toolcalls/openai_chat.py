@@ -27,12 +27,71 @@ from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
 __all__ = ["OpenAIChatHandler"]
 
 
+class OneMap:
+    """A dict that holds its first entry in slots and makes a dict only for a second key:
+    a stream's choices, and a choice's calls by index and by id, are one each in nearly every
+    stream, and a dict of one entry is an object of 224 bytes (#28: memory per open stream).
+
+    Only what the handler uses: `get`, `set`, `values` (in insertion order) and `clear`,
+    as a dict does them: a key is hashed (an unhashable one raises TypeError, which `feed`
+    reports as a malformed event), found by identity or `==`, and an equal key set again
+    keeps the first key object. None is never a key (the handler checks that first)."""
+
+    __slots__ = ("key", "more", "value")
+
+    def __init__(self) -> None:
+        self.key: Any = None  # the one key, None when empty or when `more` holds them all
+        self.value: Any = None
+        self.more: dict[Any, Any] | None = None  # every entry, once a second key came
+
+    def get(self, key: Any) -> Any:
+        """`dict.get(key)`."""
+        more = self.more
+        if more is not None:
+            return more.get(key)
+        hash(key)
+        own = self.key
+        if own is not None and (own is key or own == key):
+            return self.value
+        return None
+
+    def set(self, key: Any, value: Any) -> None:
+        """`dict[key] = value`."""
+        more = self.more
+        if more is not None:
+            more[key] = value
+            return
+        hash(key)
+        own = self.key
+        if own is None:
+            self.key = key
+        elif own is not key and own != key:
+            self.more = {own: self.value, key: value}
+            self.key = self.value = None
+            return
+        self.value = value
+
+    def values(self) -> list[Any]:
+        """`list(dict.values())`."""
+        more = self.more
+        if more is not None:
+            return list(more.values())
+        return [] if self.key is None else [self.value]
+
+    def clear(self) -> None:
+        """`dict.clear()`."""
+        self.key = self.value = self.more = None
+
+
 class _Choice:
+    """One choice's calls: which call a provider's `index` names, which an `id` names, the
+    most recent one; and the choice's finish reason."""
+
     __slots__ = ("by_id", "by_index", "last", "reason")
 
     def __init__(self) -> None:
-        self.by_index: dict[Any, CallState] = {}
-        self.by_id: dict[str, CallState] = {}
+        self.by_index = OneMap()  # provider index -> CallState
+        self.by_id = OneMap()  # call id -> CallState
         self.last: CallState | None = None
         self.reason: str | None = None
 
@@ -46,10 +105,10 @@ class OpenAIChatHandler(FormatHandler):
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
-        self._choices: dict[int, _Choice] = {}
+        self._choices = OneMap()  # choice index -> _Choice
         self._reason: str | None = None
         self._chunk_id: Any = None  # the running response's chunk id
-        self.shortcut = EnvelopeShortcut(ENVELOPE, self._take_arguments)
+        self.shortcut = EnvelopeShortcut(ENVELOPE, type(self)._take_arguments, self)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one chunk (or `[DONE]`, or the SDK stream helper's `chunk` event)."""
@@ -135,7 +194,8 @@ class OpenAIChatHandler(FormatHandler):
     def _fragment(self, choice: int, fragment: dict[str, Any]) -> None:
         cs = self._choices.get(choice)
         if cs is None:
-            cs = self._choices[choice] = _Choice()
+            cs = _Choice()
+            self._choices.set(choice, cs)
         position = fragment.get("index")
         call_id = fragment.get("id") or None
         function = fragment.get("function") or {}
@@ -164,9 +224,9 @@ class OpenAIChatHandler(FormatHandler):
         if state is None:
             state = table.start(call_id, name, choice=choice)
             if position is not None:
-                cs.by_index[position] = state
+                cs.by_index.set(position, state)
             if call_id:
-                cs.by_id[call_id] = state
+                cs.by_id.set(call_id, state)
             cs.last = state
         else:
             call = state.call
@@ -175,7 +235,7 @@ class OpenAIChatHandler(FormatHandler):
                 return
             if call_id and not call.id:
                 call.id = call_id
-                cs.by_id[call_id] = state
+                cs.by_id.set(call_id, state)
             if name:
                 current = call.name
                 if not current or name.startswith(current):
@@ -195,7 +255,7 @@ class OpenAIChatHandler(FormatHandler):
         if cs is None:
             return
         cs.reason = reason
-        for state in list(cs.by_index.values()) + list(cs.by_id.values()):
+        for state in cs.by_index.values() + cs.by_id.values():
             self.table.close(state, reason)
         if cs.last is not None:
             self.table.close(cs.last, reason)

@@ -148,29 +148,34 @@ _NO_FRAME = Frame("", 0, None, None, None)  # no text equals its suffix: nothing
 class EnvelopeShortcut:
     """Routes the common fragment event of a format without decoding it (see the module).
 
-    `envelope`: the format's `Envelope` (shared). `take(route, fragment)`: the handler's
-    action; if it returns False, the event is decoded in full instead (the handler's state
-    does not allow the quick way). In value mode, `take` gets the fragment decoded, and
-    `take_chunk(route, matcher, chunk)` gets a whole chunk framed as the last routed one (the
-    handler reads it through `matcher`; False: read it the long way). Without `take_chunk`,
-    value mode has no chunk check.
+    `envelope`: the format's `Envelope` (shared). `take(owner, route, fragment)`: the
+    handler's action (a function, say the handler class's method, called with `owner`, the
+    handler: a bound method would be an object of 64 bytes per open stream, #28); if it
+    returns False, the event is decoded in full instead (the handler's state does not allow
+    the quick way). In value mode, `take` gets the fragment decoded, and
+    `take_chunk(owner, route, matcher, chunk)` gets a whole chunk framed as the last routed
+    one (the handler reads it through `matcher`; False: read it the long way). Without
+    `take_chunk`, value mode has no chunk check.
 
     What is its own is small: the frame of the last routed event (shared with the streams of
-    the same skeleton), and the hash of the last skeleton seen once (a skeleton is learned on
-    its second sight in a row, by any stream of the envelope).
+    the same skeleton), and the hash of the last skeleton seen once since then (a skeleton is
+    learned on its second sight in a row, no event routed between, by any stream of the
+    envelope).
     """
 
-    __slots__ = ("_envelope", "_frame", "_last_miss", "_take", "_take_chunk")
+    __slots__ = ("_envelope", "_frame", "_last_miss", "_owner", "_take", "_take_chunk")
 
     def __init__(
         self,
         envelope: Envelope,
-        take: Callable[[Any, Any], Any],
+        take: Callable[[Any, Any, Any], Any],
+        owner: Any = None,
         *,
-        take_chunk: Callable[[Any, Any, bytes], bool] | None = None,
+        take_chunk: Callable[[Any, Any, Any, bytes], bool] | None = None,
     ) -> None:
         self._envelope = envelope
         self._take = take
+        self._owner = owner
         self._take_chunk = take_chunk
         self._frame = _NO_FRAME  # the last routed skeleton's
         # the hash of the last skeleton not known (a skeleton is kept whole only where it is
@@ -211,7 +216,7 @@ class EnvelopeShortcut:
             except ValueError:  # not a valid string literal: let the full decoding decide
                 return False
             if text[end:] == frame.suffix:
-                return self._take(frame.route, fragment) is not False
+                return self._take(self._owner, frame.route, fragment) is not False
         return self._by_skeleton(text)
 
     def _frames(self) -> bool:
@@ -249,11 +254,11 @@ class EnvelopeShortcut:
             return False
         matcher = line[1]
         if self._envelope.value:
-            return self._take_chunk(frame.route, matcher, chunk)  # type: ignore[misc]
+            return self._take_chunk(self._owner, frame.route, matcher, chunk)  # type: ignore[misc]
         fragment = matcher.fragment(chunk)
         if fragment is None:
             return False
-        self._take(frame.route, fragment)
+        self._take(self._owner, frame.route, fragment)
         return True
 
     def match_chunk(self, chunk: bytes) -> bool:
@@ -270,11 +275,11 @@ class EnvelopeShortcut:
             return False
         matcher = framed[2]
         if self._envelope.value:
-            return self._take_chunk(frame.route, matcher, chunk)  # type: ignore[misc]
+            return self._take_chunk(self._owner, frame.route, matcher, chunk)  # type: ignore[misc]
         fragment = matcher.fragment(chunk)
         if fragment is None:
             return False
-        self._take(frame.route, fragment)
+        self._take(self._owner, frame.route, fragment)
         return True
 
     def _by_skeleton(self, text: str) -> bool:
@@ -316,7 +321,8 @@ class EnvelopeShortcut:
         if frame is _UNKNOWN:
             return False
         self._frame = frame  # the quick check of the next event
-        return self._take(frame.route, fragment) is not False
+        self._last_miss = None  # a routed event ends a row of misses: no int kept (#28)
+        return self._take(self._owner, frame.route, fragment) is not False
 
     def _learn(
         self, skeleton: str, prefix: str, start: int, middle: str | None, suffix: str
