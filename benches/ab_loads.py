@@ -16,45 +16,18 @@ status 0 either way: a report, not a gate.
 from __future__ import annotations
 
 import argparse
-import importlib.machinery
-import importlib.util
 import json
 import os
 import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
-from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
-CORPUS = Path(os.environ.get("JSONDRIP_CORPUS", ROOT.parent / "shared" / "corpus"))
-FILES = [
-    "apache_builds",
-    "canada",
-    "citm_catalog",
-    "github_events",
-    "gsoc-2018",
-    "instruments",
-    "marine_ik",
-    "mesh",
-    "numbers",
-    "random",
-    "twitter",
-    "update-center",
-]
+from bench_loads import CORPUS
+from bench_loads import FILES as BENCH_FILES
+from other_build import load_other
 
-
-def load_other(path: str) -> Callable[[Any], Any]:
-    """`loads_fast` of the extension at `path`, imported as `ab_other._native`."""
-    name = "ab_other._native"
-    loader = importlib.machinery.ExtensionFileLoader(name, path)
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    if spec is None:
-        raise SystemExit(f"not an extension module: {path}")
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module.loads_fast  # type: ignore[no-any-return]
+FILES = [name.removesuffix(".json") for name in BENCH_FILES]
 
 
 def measure(other: str, names: list[str], rounds: int, calls: int) -> dict[str, list[float]]:
@@ -63,7 +36,11 @@ def measure(other: str, names: list[str], rounds: int, calls: int) -> dict[str, 
 
     from jsondrip import _engine
 
-    runs = {"this": _engine.native_loads, "other": load_other(other), "orjson": orjson.loads}
+    runs = {
+        "this": _engine.native_loads,
+        "other": load_other(other).loads_fast,
+        "orjson": orjson.loads,
+    }
     found: dict[str, list[float]] = {}
     for kind in ("bytes", "str"):
         for name in names:

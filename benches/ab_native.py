@@ -19,13 +19,13 @@ times. Exit status 0 either way: a report, not a gate.
 from __future__ import annotations
 
 import argparse
-import importlib.machinery
-import importlib.util
 import statistics
 import sys
 import time
 from types import ModuleType
 from typing import Any, Callable
+
+from other_build import load_other
 
 import jsondrip
 from jsondrip import _engine
@@ -34,25 +34,6 @@ from jsondrip.bench.schema import DOCUMENT_SCHEMA
 from jsondrip.bench.workloads import KB, chunks, code_text, records_text, small_text
 
 Run = Callable[[ModuleType, list[str], EngineOptions, str], float]
-
-
-def load_other(path: str) -> ModuleType:
-    """The extension at `path`, imported as `ab_other._native` and configured as ours is."""
-    name = "ab_other._native"
-    loader = importlib.machinery.ExtensionFileLoader(name, path)
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    if spec is None:
-        raise SystemExit(f"not an extension module: {path}")
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    module.configure(
-        _engine.DIALECT,
-        _engine.MISSING,
-        _engine.JSONDecodeError,
-        _engine.IncompleteJSONError,
-        _engine.Change,
-    )
-    return module
 
 
 def fed(native: ModuleType, pieces: list[str], options: EngineOptions, method: str) -> float:

@@ -30,15 +30,15 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.machinery
-import importlib.util
 import statistics
 import sys
 import time
 from types import ModuleType
 from typing import Any, Callable
 
-from jsondrip import Parser, _engine
+from other_build import load_other
+
+from jsondrip import Parser
 from jsondrip._engine import EngineOptions
 from jsondrip.bench.targets import Target, verdict_line
 from jsondrip.bench.workloads import KB, records_text
@@ -57,25 +57,6 @@ TARGETS = {
 FLOOR = "dict.get"
 
 Feed = Callable[[str], Any]
-
-
-def load_other(path: str) -> ModuleType:
-    """The extension at `path`, imported as `fragment_other._native` and configured as ours."""
-    name = "fragment_other._native"
-    loader = importlib.machinery.ExtensionFileLoader(name, path)
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    if spec is None:
-        raise SystemExit(f"not an extension module: {path}")
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    module.configure(
-        _engine.DIALECT,
-        _engine.MISSING,
-        _engine.JSONDecodeError,
-        _engine.IncompleteJSONError,
-        _engine.Change,
-    )
-    return module
 
 
 def other_feed(native: ModuleType) -> Feed:
