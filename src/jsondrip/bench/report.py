@@ -119,9 +119,12 @@ def _loads_table(rows: list[dict[str, Any]], notes: _Notes) -> list[str]:
             line += " - |"
         else:
             line += f" exact on {len(exact)} of {len(mine)}"
-            for r in checked:
-                if r["final"] != "exact":
-                    line += notes.ref(f"{name} on {r['document']}: {r['final_detail']}")
+            # commas between the marks: `[1] [2]` would read as Markdown's reference link
+            line += ",".join(
+                notes.ref(f"{name} on {r['document']}: {r['final_detail']}")
+                for r in checked
+                if r["final"] != "exact"
+            )
             line += " |"
         lines.append(line)
     return lines
