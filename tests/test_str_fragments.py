@@ -15,7 +15,7 @@ import sys
 
 import pytest
 from _support import error_tuple
-from conftest import installed_backends
+from conftest import skip_unless_native
 
 from jsondrip import Parser
 
@@ -68,8 +68,7 @@ def test_str_fragments_of_every_kind_read_as_json_loads(backend: str, name: str,
 def test_both_backends_show_the_same_value_after_every_fragment(name: str) -> None:
     """Fragment by fragment (three characters each), the native value is the twin's."""
     text = TEXTS[name]
-    if "native" not in installed_backends():
-        pytest.skip("a pure build: no native backend to compare")
+    skip_unless_native()  # a pure build (PyPy) has no native backend to compare
     native, twin = Parser(backend="native"), Parser(backend="python")
     for start in range(0, len(text), 3):
         piece = text[start : start + 3]
@@ -91,8 +90,7 @@ def test_a_fragment_is_left_as_it_came() -> None:
     """The native engine does not ask CPython for a fragment's UTF-8, which CPython would
     keep on the fragment (memory held as long as the caller holds the fragment)."""
     pieces = ['{"\u00e9', '\u6771": "', "\U0001f600 ", 'x"}']
-    if "native" not in installed_backends():
-        pytest.skip("a pure build: the twin reads fragments in Python")
+    skip_unless_native()  # on a pure build the twin reads fragments in Python
     sizes = [sys.getsizeof(piece) for piece in pieces]
     parser = Parser(backend="native")
     for piece in pieces:
