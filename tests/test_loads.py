@@ -468,6 +468,23 @@ def test_repeated_integers(engine: str) -> None:
     check(engine, doc.encode())
 
 
+def test_small_integers_are_the_interpreters_own(engine: str) -> None:
+    """-5..=256 come back as the interpreter's own objects, as json.loads gives them (the
+    native reader keeps references to them), and their neighbours as new ones: in arrays,
+    as values of keys, signed, and with a hook that leaves the integers alone."""
+    values = list(range(-8, 260))
+    for doc in (json.dumps(values), json.dumps({"k": values, "n": [-0, 0, -5, 256, 257]})):
+        ref = json_loads(doc)
+        for options in ({}, {"parse_float": float}):
+            got = loads(engine)(doc, **options)
+            assert same(got, ref)
+            flat = got if isinstance(got, list) else got["k"] + got["n"]
+            want = ref if isinstance(ref, list) else ref["k"] + ref["n"]
+            again = json_loads(doc)
+            again = again if isinstance(again, list) else again["k"] + again["n"]
+            assert [x is y for x, y in zip(flat, want)] == [x is y for x, y in zip(again, want)]
+
+
 def test_repeated_strings(engine: str) -> None:
     """Short strings repeated in a document, of every length, differing in one byte, beside
     escaped and non-ASCII ones and at the very end of the text: each one its value."""

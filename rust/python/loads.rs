@@ -41,6 +41,7 @@ struct Shared {
     keys: KeyCache,
     stack: Stack,
     ints: Repeats<i64>,
+    small: SmallInts,
 }
 
 impl Shared {
@@ -49,7 +50,48 @@ impl Shared {
             keys: KeyCache::new(SHARED_KEY_BITS),
             stack: Stack(Vec::new()),
             ints: Repeats::default(),
+            small: SmallInts::default(),
         }
+    }
+}
+
+/// The integers CPython keeps one object of each itself.
+const SMALL_INTS: std::ops::RangeInclusive<i64> = -5..=256;
+
+/// References to CPython's own objects of -5..=256, taken once (through `PyLong_FromLongLong`,
+/// so they are the very objects `json.loads` gives): a small integer is then an increment
+/// inlined into the builder, not a call into the interpreter per value (most integers of
+/// indented records are small: counts, flags, levels).
+#[derive(Default)]
+struct SmallInts(Option<Box<[Obj]>>);
+
+// SAFETY: the objects are the interpreter's shared small integers, alive as long as it is;
+// the table is only read with the interpreter held (inside `loads_fast`).
+unsafe impl Send for SmallInts {}
+
+impl SmallInts {
+    /// The table, taken at the first call that needs it; None if the interpreter failed to
+    /// give an object (then each is made by the call, as before).
+    #[inline]
+    fn table(&mut self) -> Option<&[Obj]> {
+        if self.0.is_none() {
+            let table: Vec<Obj> = SMALL_INTS.map_while(|value| int(value).ok()).collect();
+            if table.len() == SMALL_INTS.count() {
+                self.0 = Some(table.into_boxed_slice());
+            } else {
+                table.into_iter().for_each(release);
+                // SAFETY: the interpreter is held; drops the error of the failed call.
+                unsafe { ffi::PyErr_Clear() };
+            }
+        }
+        self.0.as_deref()
+    }
+}
+
+impl Drop for SmallInts {
+    /// Only a private `Shared` (made inside `loads_fast`, the interpreter held) is dropped.
+    fn drop(&mut self) {
+        self.0.take().into_iter().flatten().for_each(release);
     }
 }
 
@@ -226,6 +268,8 @@ struct Loader<'py, 'k> {
     keys: &'k mut KeyCache,
     /// Integers of this document met before, by value.
     ints: &'k mut Repeats<i64>,
+    /// The interpreter's small integers, by value + 5.
+    small: Option<&'k [Obj]>,
     /// Elements of the arrays, and keys and values of the objects, being read; innermost
     /// last.
     items: &'k mut Vec<Obj>,
@@ -337,7 +381,15 @@ impl<'py> Loader<'py, '_> {
             Number::Int(value, text) => match &self.hooks.parse_int {
                 Some(hook) => hooked(py, hook.call1((text,))),
                 // CPython keeps one object of each of -5..=256 itself.
-                None if (-5..=256).contains(&value) => int(value),
+                None if SMALL_INTS.contains(&value) => match self.small {
+                    Some(table) => {
+                        let object = table[(value - SMALL_INTS.start()) as usize];
+                        // SAFETY: the table keeps its reference; this new one is the caller's.
+                        unsafe { ffi::Py_INCREF(object.as_ptr()) };
+                        Ok(object)
+                    }
+                    None => int(value),
+                },
                 None => {
                     let index = value as usize & ((1 << REPEAT_BITS) - 1);
                     self.ints.get(value, index, || int(value))
@@ -660,6 +712,7 @@ pub fn loads_fast<'py>(
         hooks,
         keys: &mut shared.keys,
         ints: &mut shared.ints,
+        small: shared.small.table(),
         items: &mut shared.stack.0,
         reread_deep: no_hooks,
     };
