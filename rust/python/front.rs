@@ -140,8 +140,8 @@ impl EngineFront {
             .as_ref()
             .ok_or_else(|| PyAttributeError::new_err("_engine"))?
             .clone_ref(py);
-        let root = PyString::intern(py, "");
-        let path = path.unwrap_or(root.as_any());
+        // `intern!`: made once, not a str made and interned on every call
+        let path = path.unwrap_or(intern!(py, "").as_any());
         forward(
             engine.bind(py),
             path,

@@ -39,6 +39,13 @@ class EngineFront:
     def progress(self, path: str = "") -> Any:
         """The engine's `progress`."""
 
+class SchemaTable:
+    """A schema's node table converted once for the native checker (rust/python/schema.rs);
+    every `NativeEngine` made with the schema shares it."""
+
+    def __init__(self, table: Any) -> None:
+        """`table`: `(rows, nodes, hooks)`, `jsondrip.schema.table.native_table`'s answer."""
+
 class NativeEngine:
     """The native engine of one JSON stream: `jsondrip._engine.Engine`, implemented in Rust."""
 

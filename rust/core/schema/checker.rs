@@ -19,6 +19,7 @@ use super::node::{Bound, Node, Scalar, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OB
 use super::numbers::{compare, is_integer, parse, Num};
 use crate::core::sink::Atom;
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// How a check is tied to its parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -410,7 +411,8 @@ fn scalar_equal(value: Scalar, member: Scalar) -> bool {
 
 /// Checks one document against one node table, event by event (see `scanner`).
 pub struct Checker {
-    nodes: Vec<Node>,
+    /// The schema's table, shared by every stream checked against it (see [`prepare`]).
+    nodes: Arc<[Node]>,
     checks: Vec<Check>,
     extras: Vec<Extra>,
     /// The open frames are `frames[..depth]`; the rest are kept for reuse.
@@ -422,21 +424,33 @@ pub struct Checker {
     pub root_done: bool,
 }
 
+/// A node table made ready for checking, once per schema: each node learns whether it
+/// applies subschemas beside it and whether a new key can settle one of its keywords. Every
+/// stream's [`Checker`] shares it (`Checker::shared`): a new stream copies no node.
+pub fn prepare(mut nodes: Vec<Node>) -> Arc<[Node]> {
+    for n in &mut nodes {
+        n.beside = !(n.all_of.is_empty()
+            && n.refs.is_empty()
+            && n.any_of.is_empty()
+            && n.one_of.is_empty()
+            && n.not.is_none()
+            && n.if_.is_none()
+            && n.dependent_schemas.is_empty()
+            && n.evaluated.is_none()
+            && !n.contains_annotates);
+        n.keyed = n.unevaluated_properties.is_some() || !n.dependent_schemas.is_empty();
+    }
+    nodes.into()
+}
+
 impl Checker {
     /// A checker of the table whose root is node 0.
-    pub fn new(mut nodes: Vec<Node>) -> Self {
-        for n in &mut nodes {
-            n.beside = !(n.all_of.is_empty()
-                && n.refs.is_empty()
-                && n.any_of.is_empty()
-                && n.one_of.is_empty()
-                && n.not.is_none()
-                && n.if_.is_none()
-                && n.dependent_schemas.is_empty()
-                && n.evaluated.is_none()
-                && !n.contains_annotates);
-            n.keyed = n.unevaluated_properties.is_some() || !n.dependent_schemas.is_empty();
-        }
+    pub fn new(nodes: Vec<Node>) -> Self {
+        Self::shared(prepare(nodes))
+    }
+
+    /// A checker of a table made by [`prepare`] (root: node 0).
+    pub fn shared(nodes: Arc<[Node]>) -> Self {
         Checker {
             nodes,
             checks: Vec::new(),

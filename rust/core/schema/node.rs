@@ -172,9 +172,9 @@ pub struct Node {
     pub evaluated: Option<Box<Evaluated>>,
     /// Some `unevaluatedItems` reads which items its `contains` passed.
     pub contains_annotates: bool,
-    /// Set by `Checker::new`: it applies subschemas beside it (`allOf`, `$ref`, `if`...).
+    /// Set by `checker::prepare`: it applies subschemas beside it (`allOf`, `$ref`, `if`...).
     pub beside: bool,
-    /// Set by `Checker::new`: a new key may settle its `unevaluatedProperties` or
+    /// Set by `checker::prepare`: a new key may settle its `unevaluatedProperties` or
     /// `dependentSchemas`.
     pub keyed: bool,
     pub has_object_keywords: bool,
