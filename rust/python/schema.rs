@@ -218,6 +218,7 @@ fn node_of(row: &Bound<'_, PyDict>) -> PyResult<Node> {
         contains_annotates: field(row, "contains_annotates")?,
         beside: false, // set by checker::prepare
         keyed: false,
+        member_order: Default::default(),
         has_object_keywords: field(row, "has_object_keywords")?,
         has_array_keywords: field(row, "has_array_keywords")?,
     })

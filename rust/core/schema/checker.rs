@@ -275,11 +275,27 @@ enum Members {
     Unevaluated,
 }
 
-/// The string members a string (or key) can still become, for one check.
+/// The string members a string (or key) can still become, for one check: positions
+/// `lo..hi` of the members in their bytes' order (`member_order`). Members that begin with
+/// the text read so far are neighbours in that order, so narrowing by a piece is two binary
+/// searches and a filter allocates nothing.
 struct Filter {
     check: usize,
-    members: Vec<u32>,
+    lo: u32,
+    hi: u32,
     kind: Members,
+}
+
+impl Filter {
+    /// A filter of every member of `kind` at node `n`.
+    fn all(check: usize, n: &Node, kind: Members) -> Self {
+        Filter {
+            check,
+            lo: 0,
+            hi: member_order(n, kind).len() as u32,
+            kind,
+        }
+    }
 }
 
 /// The members a filter of `kind` draws from, for node `n`.
@@ -295,6 +311,24 @@ fn all_members(n: &Node, kind: Members) -> &[Vec<u8>] {
         Members::Names => &n.property_order,
         Members::Unevaluated => &n.evaluated.as_ref().expect("evaluated names").name_order,
     }
+}
+
+/// The members a filter of `kind` draws from, for node `n`, as indexes into `all_members` in
+/// their bytes' order (made by `prepare`).
+#[inline]
+fn member_order(n: &Node, kind: Members) -> &[u32] {
+    match kind {
+        Members::Enum => &n.member_order[0],
+        Members::Names => &n.member_order[1],
+        Members::Unevaluated => &n.member_order[2],
+    }
+}
+
+/// The indexes of `members` in their bytes' order.
+fn bytes_order(members: &[Vec<u8>]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..members.len() as u32).collect();
+    order.sort_by(|&a, &b| members[a as usize].cmp(&members[b as usize]));
+    order
 }
 
 /// Is `index` among the sorted items a `contains` passed?
@@ -439,6 +473,15 @@ pub fn prepare(mut nodes: Vec<Node>) -> Arc<[Node]> {
             && n.evaluated.is_none()
             && !n.contains_annotates);
         n.keyed = n.unevaluated_properties.is_some() || !n.dependent_schemas.is_empty();
+        n.member_order = [
+            n.enumeration
+                .as_ref()
+                .map_or_else(Vec::new, |e| bytes_order(&e.strings)),
+            bytes_order(&n.property_order),
+            n.evaluated
+                .as_ref()
+                .map_or_else(Vec::new, |e| bytes_order(&e.name_order)),
+        ];
     }
     nodes.into()
 }
@@ -1141,12 +1184,8 @@ impl Checker {
                     continue;
                 }
                 if kind.bit() == STRING {
-                    let members = (0..e.strings.len() as u32).collect();
-                    self.frames[frame].filters.push(Filter {
-                        check,
-                        members,
-                        kind: Members::Enum,
-                    });
+                    let filter = Filter::all(check, n, Members::Enum);
+                    self.frames[frame].filters.push(filter);
                 }
             }
             let n = &self.nodes[node];
@@ -1186,33 +1225,30 @@ impl Checker {
             }
             let n = &self.nodes[node];
             if n.closed {
-                let members = (0..n.property_order.len() as u32).collect();
-                self.frames[frame].filters.push(Filter {
-                    check,
-                    members,
-                    kind: Members::Names,
-                });
+                let filter = Filter::all(check, n, Members::Names);
+                self.frames[frame].filters.push(filter);
             }
             if let (Some(unevaluated), Some(evaluated)) = (n.unevaluated_properties, &n.evaluated) {
                 if self.nodes[unevaluated].never
                     && !evaluated.all_keys
                     && evaluated.patterns.is_empty()
                 {
-                    let members = (0..evaluated.name_order.len() as u32).collect();
-                    self.frames[frame].filters.push(Filter {
-                        check,
-                        members,
-                        kind: Members::Unevaluated,
-                    });
+                    let filter = Filter::all(check, n, Members::Unevaluated);
+                    self.frames[frame].filters.push(filter);
                 }
             }
         }
         self.first_character(frame, Kind::Key, pos, false)
     }
 
+    /// The members a filter still allows, in its bytes' order.
     #[inline]
-    fn members<'a>(&'a self, filter: &Filter) -> &'a [Vec<u8>] {
-        all_members(&self.nodes[self.checks[filter.check].node], filter.kind)
+    fn members<'a>(&'a self, filter: &Filter) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let n = &self.nodes[self.checks[filter.check].node];
+        let all = all_members(n, filter.kind);
+        member_order(n, filter.kind)[filter.lo as usize..filter.hi as usize]
+            .iter()
+            .map(move |&m| all[m as usize].as_slice())
     }
 
     /// The text of the top frame as a message shows it (at most 60 characters).
@@ -1286,50 +1322,29 @@ impl Checker {
                 continue;
             }
             {
-                // disjoint borrows: the members live in the table, the filter in the frame
-                let (nodes, checks) = (&self.nodes, &self.checks);
-                let filter = &mut self.frames[frame].filters[index];
-                let all = all_members(&nodes[checks[filter.check].node], filter.kind);
-                // a byte loop: the pieces are a few bytes, a memcmp call costs more
-                let agrees = |m: &u32| {
+                // Every member left begins with the text before `piece`, and they are in
+                // their bytes' order: so are their next `piece.len()` bytes, and the members
+                // that go on with `piece` are the run of them equal to it.
+                let n = &self.nodes[self.checks[filter.check].node];
+                let (all, order) = (all_members(n, filter.kind), member_order(n, filter.kind));
+                let next = |m: &u32| {
                     let m = &all[*m as usize];
-                    m.len() >= old + piece.len()
-                        && m[old..old + piece.len()]
-                            .iter()
-                            .zip(piece)
-                            .all(|(a, b)| a == b)
+                    &m[old.min(m.len())..(old + piece.len()).min(m.len())]
                 };
-                // one pass: which members agree (as bits when they fit in a word)
-                let mut agreeing = 0;
-                let mut bits = 0u64;
-                for (k, m) in filter.members.iter().enumerate() {
-                    if agrees(m) {
-                        agreeing += 1;
-                        bits |= 1u64.checked_shl(k as u32).unwrap_or(0);
-                    }
-                }
-                if agreeing > 0 && agreeing == filter.members.len() {
-                    continue;
-                }
-                if agreeing > 0 {
-                    if filter.members.len() <= 64 {
-                        let mut k = 0;
-                        filter.members.retain(|_| {
-                            k += 1;
-                            bits >> (k - 1) & 1 == 1
-                        });
-                    } else {
-                        filter.members.retain(agrees);
-                    }
+                let (lo, hi) = (filter.lo as usize, filter.hi as usize);
+                let first = lo + order[lo..hi].partition_point(|m| next(m) < piece);
+                let end = first + order[first..hi].partition_point(|m| next(m) == piece);
+                if first < end {
+                    let filter = &mut self.frames[frame].filters[index];
+                    filter.lo = first as u32;
+                    filter.hi = end as u32;
                     continue;
                 }
             }
             let filter = &self.frames[frame].filters[index];
-            let all = self.members(filter);
             // How far into `piece` the longest member still agreed, in whole characters.
             let mut reach = 0u64;
-            for &m in &filter.members {
-                let m = &all[m as usize];
+            for m in self.members(filter) {
                 let tail = if m.len() > old { &m[old..] } else { &[][..] };
                 let mut same = tail.iter().zip(piece).take_while(|(a, b)| a == b).count();
                 while same > 0 && same < piece.len() && (piece[same] as i8) < -0x40 {
@@ -1379,9 +1394,8 @@ impl Checker {
             if !self.checks[check].alive {
                 continue;
             }
-            let all = self.members(filter);
             let text_ = &self.frames[frame].text;
-            if filter.members.iter().any(|&m| &all[m as usize] == text_) {
+            if self.members(filter).any(|m| m == text_.as_slice()) {
                 continue;
             }
             let whole = Shown::Str {
@@ -2011,12 +2025,13 @@ impl Checker {
             if !self.checks[filter.check].alive {
                 continue;
             }
-            let all = self.members(filter);
-            let members: Vec<&[u8]> = filter
-                .members
-                .iter()
-                .map(|&m| all[m as usize].as_slice())
-                .collect();
+            // in the members' own order, as the schema lists them
+            let n = &self.nodes[self.checks[filter.check].node];
+            let all = all_members(n, filter.kind);
+            let mut left =
+                member_order(n, filter.kind)[filter.lo as usize..filter.hi as usize].to_vec();
+            left.sort_unstable();
+            let members: Vec<&[u8]> = left.iter().map(|&m| all[m as usize].as_slice()).collect();
             possible = Some(match possible {
                 None => members,
                 Some(p) => p.into_iter().filter(|m| members.contains(m)).collect(),

@@ -177,6 +177,9 @@ pub struct Node {
     /// Set by `checker::prepare`: a new key may settle its `unevaluatedProperties` or
     /// `dependentSchemas`.
     pub keyed: bool,
+    /// Set by `checker::prepare`: the string members of its `enum`, its property names and
+    /// its evaluated names (`Evaluated::name_order`), each as indexes in their bytes' order.
+    pub member_order: [Vec<u32>; 3],
     pub has_object_keywords: bool,
     pub has_array_keywords: bool,
 }
