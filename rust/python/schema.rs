@@ -744,7 +744,11 @@ impl Sink for CheckedSink<'_, '_> {
     fn key_begins(&mut self, pos: u64) {
         self.event(|checker, _| checker.begin_key(pos));
     }
+    #[inline]
     fn string_text(&mut self, piece: &[u8], start: u64, plain: bool, closes: bool) {
+        if self.check.stopped.is_none() && !self.check.checker.reads_text() {
+            return; // the common string: nothing checks its text
+        }
         self.event(|checker, _| checker.text(piece, start, plain, closes));
     }
     fn string_ends(&mut self, pos: u64) {

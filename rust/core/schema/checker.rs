@@ -360,6 +360,10 @@ struct Frame {
 
 const NO_LIMIT: u64 = u64::MAX;
 
+/// At most this many key buffers are kept for reuse (an object of a million keys read once
+/// does not keep them all).
+const SPARE_KEYS: usize = 256;
+
 fn count_chars(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
 }
@@ -452,6 +456,9 @@ pub struct Checker {
     /// The open frames are `frames[..depth]`; the rest are kept for reuse.
     frames: Vec<Frame>,
     depth: usize,
+    /// Emptied key buffers of popped objects, for the next object's keys: a key seen costs
+    /// no allocation once the first objects have been read.
+    spare_keys: Vec<Vec<u8>>,
     /// The lowest `depth` since [`Checker::take_low_water`] last read it: while it stays at or
     /// above a frame's depth, that frame and every frame below it are the same open values.
     low_water: usize,
@@ -500,6 +507,7 @@ impl Checker {
             extras: Vec::new(),
             frames: Vec::new(),
             depth: 0,
+            spare_keys: Vec::new(),
             low_water: 0,
             root_done: false,
         }
@@ -900,7 +908,12 @@ impl Checker {
             f.slot = slot;
             f.first = first;
             f.count = 0;
-            f.keys.clear();
+            for mut key in f.keys.drain() {
+                if self.spare_keys.len() < SPARE_KEYS {
+                    key.clear();
+                    self.spare_keys.push(key);
+                }
+            }
             f.key.clear();
             f.length = 0;
             f.limit = NO_LIMIT;
@@ -1267,6 +1280,13 @@ impl Checker {
         }
     }
 
+    /// Does a check read the text of the string (or key) being read? If not, `text` need not
+    /// be called: most strings of a schema without `enum`, lengths or patterns.
+    #[inline]
+    pub fn reads_text(&self) -> bool {
+        self.frames[self.depth - 1].keep_text
+    }
+
     /// More string content: `piece` began at `start` (a plain run), or is one escape.
     pub fn text(
         &mut self,
@@ -1327,13 +1347,27 @@ impl Checker {
                 // that go on with `piece` are the run of them equal to it.
                 let n = &self.nodes[self.checks[filter.check].node];
                 let (all, order) = (all_members(n, filter.kind), member_order(n, filter.kind));
+                // a member's next bytes against `piece`, by a byte loop: they are a few
+                // bytes, and a memcmp call costs more
                 let next = |m: &u32| {
                     let m = &all[*m as usize];
-                    &m[old.min(m.len())..(old + piece.len()).min(m.len())]
+                    let next = &m[old.min(m.len())..(old + piece.len()).min(m.len())];
+                    next.iter()
+                        .zip(piece)
+                        .find(|(a, b)| a != b)
+                        .map_or(next.len().cmp(&piece.len()), |(a, b)| a.cmp(b))
                 };
                 let (lo, hi) = (filter.lo as usize, filter.hi as usize);
-                let first = lo + order[lo..hi].partition_point(|m| next(m) < piece);
-                let end = first + order[first..hi].partition_point(|m| next(m) == piece);
+                let (first, end) = if hi - lo == 1 {
+                    // one member left (a key or enum string soon has): is it still agreeing?
+                    (lo, if next(&order[lo]).is_eq() { hi } else { lo })
+                } else {
+                    let first = lo + order[lo..hi].partition_point(|m| next(m).is_lt());
+                    (
+                        first,
+                        first + order[first..hi].partition_point(|m| next(m).is_eq()),
+                    )
+                };
                 if first < end {
                     let filter = &mut self.frames[frame].filters[index];
                     filter.lo = first as u32;
@@ -1471,7 +1505,11 @@ impl Checker {
         if !o.track_keys {
             return Ok(()); // no check of this object reads its keys or their count
         }
-        if !o.keys.insert(key.to_vec()) {
+        let mut owned = self.spare_keys.pop().unwrap_or_default();
+        owned.extend_from_slice(key);
+        if let Some(mut repeated) = o.keys.replace(owned) {
+            repeated.clear();
+            self.spare_keys.push(repeated);
             return Ok(()); // a repeated key
         }
         o.count += 1;
