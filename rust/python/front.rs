@@ -24,8 +24,53 @@ use super::engine::NativeEngine;
 /// error)` when it raised.
 #[pyclass(subclass, weakref, module = "jsondrip._native")]
 pub struct EngineFront {
-    engine: Option<Py<PyAny>>,
+    engine: Held,
     hooks: bool,
+}
+
+/// The engine a front holds, its kind found once when `_engine` is set rather than at every
+/// fragment.
+enum Held {
+    Nothing,
+    /// A native engine: fed without a Python call.
+    Native(Py<NativeEngine>),
+    /// Any other (the twin's, `multiple=`'s reader): its methods called through Python.
+    Other(Py<PyAny>),
+}
+
+/// A front's engine for the length of one call: a reference of its own (the call may run
+/// Python code that sets `_engine` again), as a `Bound`, whose release is a plain decref.
+enum Target<'py> {
+    Native(Bound<'py, NativeEngine>),
+    Other(Bound<'py, PyAny>),
+}
+
+impl Held {
+    fn of(engine: Option<Bound<'_, PyAny>>) -> Held {
+        match engine {
+            None => Held::Nothing,
+            Some(engine) => match engine.cast_into::<NativeEngine>() {
+                Ok(native) => Held::Native(native.unbind()),
+                Err(other) => Held::Other(other.into_inner().unbind()),
+            },
+        }
+    }
+
+    fn object(&self) -> Option<&Py<PyAny>> {
+        match self {
+            Held::Nothing => None,
+            Held::Native(engine) => Some(engine.as_any()),
+            Held::Other(engine) => Some(engine),
+        }
+    }
+
+    fn target<'py>(&self, py: Python<'py>) -> Option<Target<'py>> {
+        match self {
+            Held::Nothing => None,
+            Held::Native(engine) => Some(Target::Native(engine.bind(py).clone())),
+            Held::Other(engine) => Some(Target::Other(engine.bind(py).clone())),
+        }
+    }
 }
 
 #[pymethods]
@@ -35,7 +80,7 @@ impl EngineFront {
     #[pyo3(signature = (*_args, **_kwargs))]
     fn new(_args: &Bound<'_, PyAny>, _kwargs: Option<&Bound<'_, PyAny>>) -> Self {
         EngineFront {
-            engine: None,
+            engine: Held::Nothing,
             hooks: false,
         }
     }
@@ -43,12 +88,12 @@ impl EngineFront {
     /// The engine that reads the next fragments (`jsondrip._engine.Engine`), or None.
     #[getter(_engine)]
     fn engine(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.engine.as_ref().map(|engine| engine.clone_ref(py))
+        self.engine.object().map(|engine| engine.clone_ref(py))
     }
 
     #[setter(_engine)]
-    fn set_engine(&mut self, engine: Option<Py<PyAny>>) {
-        self.engine = engine;
+    fn set_engine(&mut self, engine: Option<Bound<'_, PyAny>>) {
+        self.engine = Held::of(engine);
     }
 
     /// Whether the subclass takes over where the engine stops (see the class).
@@ -71,14 +116,14 @@ impl EngineFront {
         let py = slf.py();
         let (engine, hooks) = {
             let front = slf.try_borrow()?;
-            (front.engine.as_ref().map(|e| e.clone_ref(py)), front.hooks)
+            (front.engine.target(py), front.hooks)
         };
         if !hooks {
             let engine = engine.ok_or_else(|| PyAttributeError::new_err("_engine"))?;
             return forward(
-                engine.bind(py),
+                &engine,
                 chunk,
-                intern!(py, "feed"),
+                |py| intern!(py, "feed"),
                 NativeEngine::feed_value,
             );
         }
@@ -91,9 +136,9 @@ impl EngineFront {
             }
         };
         match forward(
-            engine.bind(py),
+            &engine,
             chunk,
-            intern!(py, "feed"),
+            |py| intern!(py, "feed"),
             NativeEngine::feed_value,
         ) {
             Ok(value) if !value.is(py.NotImplemented()) => Ok(value),
@@ -115,18 +160,9 @@ impl EngineFront {
     /// taken back). `apply_changes` replays them. A string growing in this mode costs only
     /// its new text: its slot in the live value is brought up to date when `value` is read.
     fn feed_changes(&self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| PyAttributeError::new_err("_engine"))?
-            .clone_ref(py);
-        let name = intern!(py, "feed_changes");
-        forward(
-            engine.bind(py),
-            chunk,
-            name,
-            NativeEngine::feed_changes_list,
-        )
+        let engine = self.target(py)?;
+        let name: MethodName = |py| intern!(py, "feed_changes");
+        forward(&engine, chunk, name, NativeEngine::feed_changes_list)
     }
 
     /// The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
@@ -135,46 +171,51 @@ impl EngineFront {
     /// raises that violation again.
     #[pyo3(signature = (path = None))]
     fn progress(&self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| PyAttributeError::new_err("_engine"))?
-            .clone_ref(py);
+        let engine = self.target(py)?;
         let root = PyString::intern(py, "");
         let path = path.unwrap_or(root.as_any());
-        forward(
-            engine.bind(py),
-            path,
-            intern!(py, "progress"),
-            NativeEngine::progress_at,
-        )
+        let name: MethodName = |py| intern!(py, "progress");
+        forward(&engine, path, name, NativeEngine::progress_at)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        if let Some(engine) = &self.engine {
+        if let Some(engine) = self.engine.object() {
             visit.call(engine)?;
         }
         Ok(())
     }
 
     fn __clear__(&mut self) {
-        self.engine = None;
+        self.engine = Held::Nothing;
+    }
+}
+
+impl EngineFront {
+    /// The engine for one call, or the AttributeError of a front without one.
+    fn target<'py>(&self, py: Python<'py>) -> PyResult<Target<'py>> {
+        self.engine
+            .target(py)
+            .ok_or_else(|| PyAttributeError::new_err("_engine"))
     }
 }
 
 type NativeCall =
     for<'py> fn(&mut NativeEngine, Python<'py>, &Bound<'py, PyAny>) -> PyResult<Py<PyAny>>;
 
+/// The name of the method that `forward` calls on an engine that is not native (interned
+/// only then).
+type MethodName = for<'py> fn(Python<'py>) -> &'py Bound<'py, PyString>;
+
 /// Calls the engine's method `name` with `chunk`: a native engine directly, any other (the
 /// twin's, `multiple=`'s reader) through Python.
 fn forward(
-    engine: &Bound<'_, PyAny>,
+    engine: &Target<'_>,
     chunk: &Bound<'_, PyAny>,
-    name: &Bound<'_, PyString>,
+    name: MethodName,
     native: NativeCall,
 ) -> PyResult<Py<PyAny>> {
-    match engine.cast::<NativeEngine>() {
-        Ok(found) => native(&mut *found.try_borrow_mut()?, engine.py(), chunk),
-        Err(_) => Ok(engine.call_method1(name, (chunk,))?.unbind()),
+    match engine {
+        Target::Native(engine) => native(&mut *engine.try_borrow_mut()?, engine.py(), chunk),
+        Target::Other(engine) => Ok(engine.call_method1(name(engine.py()), (chunk,))?.unbind()),
     }
 }
