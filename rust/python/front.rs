@@ -24,53 +24,27 @@ use super::engine::NativeEngine;
 /// error)` when it raised.
 #[pyclass(subclass, weakref, module = "jsondrip._native")]
 pub struct EngineFront {
-    engine: Held,
+    engine: Option<Py<PyAny>>,
     hooks: bool,
 }
 
-/// The engine a front holds, its kind found once when `_engine` is set rather than at every
-/// fragment.
-enum Held {
-    Nothing,
-    /// A native engine: fed without a Python call.
-    Native(Py<NativeEngine>),
-    /// Any other (the twin's, `multiple=`'s reader): its methods called through Python.
-    Other(Py<PyAny>),
-}
-
 /// A front's engine for the length of one call: a reference of its own (the call may run
-/// Python code that sets `_engine` again), as a `Bound`, whose release is a plain decref.
+/// Python code that sets `_engine` again), as a `Bound`, whose release is a plain decref (a
+/// `Py`'s drop first reads pyo3's thread-local attach count).
 enum Target<'py> {
+    /// A native engine: fed without a Python call.
     Native(Bound<'py, NativeEngine>),
+    /// Any other (the twin's, `multiple=`'s reader): its methods called through Python.
     Other(Bound<'py, PyAny>),
 }
 
-impl Held {
-    fn of(engine: Option<Bound<'_, PyAny>>) -> Held {
-        match engine {
-            None => Held::Nothing,
-            Some(engine) => match engine.cast_into::<NativeEngine>() {
-                Ok(native) => Held::Native(native.unbind()),
-                Err(other) => Held::Other(other.into_inner().unbind()),
-            },
-        }
-    }
-
-    fn object(&self) -> Option<&Py<PyAny>> {
-        match self {
-            Held::Nothing => None,
-            Held::Native(engine) => Some(engine.as_any()),
-            Held::Other(engine) => Some(engine),
-        }
-    }
-
-    fn target<'py>(&self, py: Python<'py>) -> Option<Target<'py>> {
-        match self {
-            Held::Nothing => None,
-            Held::Native(engine) => Some(Target::Native(engine.bind(py).clone())),
-            Held::Other(engine) => Some(Target::Other(engine.bind(py).clone())),
-        }
-    }
+/// The engine `held` for one call, or None.
+fn target<'py>(held: &Option<Py<PyAny>>, py: Python<'py>) -> Option<Target<'py>> {
+    let engine = held.as_ref()?.bind(py).clone();
+    Some(match engine.cast_into::<NativeEngine>() {
+        Ok(native) => Target::Native(native),
+        Err(other) => Target::Other(other.into_inner()),
+    })
 }
 
 #[pymethods]
@@ -80,7 +54,7 @@ impl EngineFront {
     #[pyo3(signature = (*_args, **_kwargs))]
     fn new(_args: &Bound<'_, PyAny>, _kwargs: Option<&Bound<'_, PyAny>>) -> Self {
         EngineFront {
-            engine: Held::Nothing,
+            engine: None,
             hooks: false,
         }
     }
@@ -88,12 +62,12 @@ impl EngineFront {
     /// The engine that reads the next fragments (`jsondrip._engine.Engine`), or None.
     #[getter(_engine)]
     fn engine(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.engine.object().map(|engine| engine.clone_ref(py))
+        self.engine.as_ref().map(|engine| engine.clone_ref(py))
     }
 
     #[setter(_engine)]
-    fn set_engine(&mut self, engine: Option<Bound<'_, PyAny>>) {
-        self.engine = Held::of(engine);
+    fn set_engine(&mut self, engine: Option<Py<PyAny>>) {
+        self.engine = engine;
     }
 
     /// Whether the subclass takes over where the engine stops (see the class).
@@ -116,7 +90,7 @@ impl EngineFront {
         let py = slf.py();
         let (engine, hooks) = {
             let front = slf.try_borrow()?;
-            (front.engine.target(py), front.hooks)
+            (target(&front.engine, py), front.hooks)
         };
         if !hooks {
             let engine = engine.ok_or_else(|| PyAttributeError::new_err("_engine"))?;
@@ -179,23 +153,21 @@ impl EngineFront {
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        if let Some(engine) = self.engine.object() {
+        if let Some(engine) = &self.engine {
             visit.call(engine)?;
         }
         Ok(())
     }
 
     fn __clear__(&mut self) {
-        self.engine = Held::Nothing;
+        self.engine = None;
     }
 }
 
 impl EngineFront {
     /// The engine for one call, or the AttributeError of a front without one.
     fn target<'py>(&self, py: Python<'py>) -> PyResult<Target<'py>> {
-        self.engine
-            .target(py)
-            .ok_or_else(|| PyAttributeError::new_err("_engine"))
+        target(&self.engine, py).ok_or_else(|| PyAttributeError::new_err("_engine"))
     }
 }
 
