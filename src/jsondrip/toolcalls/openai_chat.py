@@ -129,6 +129,7 @@ class OpenAIChatHandler(FormatHandler):
             if self._reason is not None and self._chunk_id is not None and not self.done_sent:
                 self.end_response(self._reason)  # a new response after a finished one
             self._chunk_id = chunk_id
+            self.shortcut.set_head(chunk_id)  # type: ignore[union-attr]  # routes with it
         if self.done_sent:
             self.begin_response()
         for choice in choices:
@@ -308,6 +309,7 @@ def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
     return index, position
 
 
-# `obfuscation`: random padding OpenAI adds to each chunk, never read
-ENVELOPE = Envelope("arguments", _arguments_route, ignored="obfuscation")
+# `obfuscation`: random padding OpenAI adds to each chunk, and `created`: the response's time;
+# never read. `id`: the response's, which `handle` compares with the running one's.
+ENVELOPE = Envelope("arguments", _arguments_route, ("obfuscation", "created"), head="id")
 """The `arguments` fragment chunk's envelope, shared by every stream (shortcut.py)."""
