@@ -136,13 +136,13 @@ class CallState:
         else:
             call._tail = ""
             call._push(tail)
-        engine = self.parser
+        engine: Any = self.parser  # (set: `arm` checked it)
         try:
-            pending = engine.feed_pending(fragment)  # type: ignore[union-attr]
+            pending = engine.feed_pending(fragment)
         except (JSONDecodeError, SchemaViolation):
             self.failed = fragment
             raise
-        preview = call.arguments = engine.value  # type: ignore[union-attr]
+        preview = call.arguments = engine.value
         if pending is None:
             pending = ()
         elif not LAZY_CHANGES:
