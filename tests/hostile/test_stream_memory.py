@@ -260,8 +260,8 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     # one choice, one call by index and by id: held in slots, no dict
     choice = handler._choices.get(0)
     assert handler._choices.more is None and choice is not None
-    assert choice.by_index.more is None and choice.by_id.more is None
-    assert choice.by_index.get(0) is state and choice.by_id.get("call_1") is state
+    assert choice.more is None and choice.by_id.more is None  # (the choice: its calls by index)
+    assert choice.get(0) is state and choice.by_id.get("call_1") is state
     # the raw text in a few strs, not a str per fragment
     call = state.call
     assert len(raw_strs(call)) <= 3 and len(call._tail) < RAW_TAIL
