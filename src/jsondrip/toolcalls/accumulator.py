@@ -69,6 +69,10 @@ HANDLERS: dict[str, type[FormatHandler]] = {
 }
 ABORTED = "aborted: the stream was cut before the call was complete"
 _AT_REST = object()  # `_sse`: the SSE decoder was let go at rest (`SSEDecoder.at_rest`)
+# The call table's outbox between the accumulator's calls: none (each call that may emit makes
+# one, `_tick`, and hands it out), so a waiting stream holds no empty list (#28); an event
+# appended outside a call would fail loudly here (a tuple has no `append`)
+_NO_OUTBOX: Any = ()
 
 
 class ToolCallAccumulator:
@@ -150,7 +154,7 @@ class ToolCallAccumulator:
         self.idle_timeout = idle_timeout
         self._clock = clock
         self._table = CallTable(
-            [],
+            _NO_OUTBOX,
             max_arguments_size=max_arguments_size,
             parser_factory=_new_engine,
             clock=clock,
@@ -240,9 +244,7 @@ class ToolCallAccumulator:
             if routed and sse.idle and self._lanes:
                 self._lane = self._arm_sse(sse)
         events = table.events
-        if not events:
-            return []
-        table.events = []  # the outbox changes hands: cheaper than copying it
+        table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
         return events
 
     def feed_text(self, delta: str) -> list[Event]:
@@ -365,9 +367,7 @@ class ToolCallAccumulator:
             # a plain fragment of a call: the next ones may take a lane
             self._dict_lane = self._arm_dict(event, found)
         events = table.events
-        if not events:
-            return []
-        table.events = []  # the outbox changes hands: cheaper than copying it
+        table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
         return events
 
     def finish(self) -> list[Event]:
@@ -392,6 +392,7 @@ class ToolCallAccumulator:
             return []
         self._ended = "abort()"
         self._lane = self._line_lane = self._dict_lane = None
+        self._table.events = []
         if self._sse is not None and self._sse is not _AT_REST:
             self._sse.close()
         outputs = self._table.outputs
@@ -423,6 +424,7 @@ class ToolCallAccumulator:
         may change now), and the calls idle for longer than `idle_timeout` end."""
         self._lane = self._line_lane = self._dict_lane = None
         table = self._table
+        table.events = []  # the outbox of this call (none is held between calls)
         table.now = now
         if now < table.oldest:
             table.oldest = now
@@ -434,6 +436,7 @@ class ToolCallAccumulator:
     def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
         """The parser refused the fragment the lane took: what `CallTable.append` does then."""
         self._lane = self._line_lane = self._dict_lane = None
+        self._table.events = []
         self._table.feed_failed(lane, lane.failed, error)
         return self._drain()
 
@@ -510,7 +513,7 @@ class ToolCallAccumulator:
     def _drain(self) -> list[Event]:
         table = self._table
         events = table.events
-        table.events = []
+        table.events = _NO_OUTBOX
         return events
 
     def __repr__(self) -> str:
