@@ -422,8 +422,8 @@ class Envelope:
     event's envelope checked and its fragment read in Rust. Their twins are Python classes in
     toolcalls/ (`shortcut.ChunkMatcher`, `partial_args.PartialArgsWriter`).
 
-    - `ChunkMatcher(prefix, middle, suffix).fragment(chunk: bytes) -> str | None`;
-    - `DictMatcher(event, path, ignored).fragment(event: dict) -> str | None`;
+    - `ChunkMatcher(texts, holes).fragment(chunk: bytes, head=None) -> str | None`;
+    - `DictMatcher(event, path, ignored).fragment(event: dict, head=None) -> str | None`;
     - `PartialArgs`: Vertex's partialArgs writer (see `toolcalls/vertex_args.py`).
     """
 
