@@ -19,50 +19,96 @@ mod partial_args_tests;
 #[cfg(test)]
 mod tests;
 
-/// The text of the last routed chunk around its literals: `prefix`, the fragment literal's
-/// content, then (when the format ignores a second literal) `middle` and that literal, then
-/// `suffix`. Both literals are cut out just after their opening quote and end with their
-/// closing quote, so `prefix` ends with `"` and `middle` and `suffix` start after a `"`.
+/// What a hole of a [`ChunkMatch`] holds, read where the text before it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hole {
+    /// The fragment's string literal (after its opening quote, to its closing quote):
+    /// decoded, what `fragment` returns.
+    Fragment,
+    /// The stream's own string value (OpenAI's chunk `id`): a valid literal that decodes to
+    /// the `head` given to `fragment`, else no match.
+    Head,
+    /// A string literal the format never reads (OpenAI's `obfuscation`): any valid one.
+    Text,
+    /// A JSON number the format never reads (OpenAI's `created`): any of at most
+    /// [`MAX_NUMBER`] characters.
+    Number,
+    /// Value mode (Vertex's `partialArgs` array): any JSON value, read by the caller
+    /// ([`ChunkMatch::value_start`], [`ChunkMatch::suffix_at`]), never by `fragment`.
+    Value,
+}
+
+/// The longest number a [`Hole::Number`] takes: CPython's `int` reads at least 640 digits on
+/// every setting (`sys.set_int_max_str_digits`), so `json.loads` reads any number this long.
+pub const MAX_NUMBER: usize = 640;
+
+/// The text of the last routed chunk around its holes: `prefix`, then each hole and the text
+/// after it (the last one's is the chunk's end). A string hole begins just after its opening
+/// quote (the text before it ends with `"`) and ends with its closing quote.
 pub struct ChunkMatch {
     prefix: Vec<u8>,
-    middle: Option<Vec<u8>>,
-    suffix: Vec<u8>,
+    holes: Vec<(Hole, Vec<u8>)>,
 }
 
 impl ChunkMatch {
-    /// A matcher for chunks framed as `prefix`, literal, [`middle`, literal,] `suffix`.
-    pub fn new(prefix: &[u8], middle: Option<&[u8]>, suffix: &[u8]) -> Self {
+    /// A matcher for chunks framed as `prefix`, then each hole followed by its text.
+    pub fn new(prefix: &[u8], holes: Vec<(Hole, Vec<u8>)>) -> Self {
         ChunkMatch {
             prefix: prefix.to_vec(),
-            middle: middle.map(<[u8]>::to_vec),
-            suffix: suffix.to_vec(),
+            holes,
         }
     }
 
     /// The decoded fragment literal of `chunk` if the chunk is valid UTF-8 framed exactly as
-    /// this matcher's, with valid string literals; None otherwise (the caller then reads the
-    /// chunk the long way, which decides).
-    /// The common literal, without an escape, is borrowed from the chunk.
-    pub fn fragment<'c>(&self, chunk: &'c [u8]) -> Option<Cow<'c, str>> {
+    /// this matcher's, with valid literals and numbers in its holes and `head` (the stream's
+    /// own value, UTF-8) in its head hole; None otherwise (the caller then reads the chunk
+    /// the long way, which decides). The common literal, without an escape, is borrowed from
+    /// the chunk.
+    pub fn fragment<'c>(&self, chunk: &'c [u8], head: Option<&[u8]>) -> Option<Cow<'c, str>> {
         let rest = chunk.strip_prefix(self.prefix.as_slice())?;
         let text = std::str::from_utf8(rest).ok()?; // the prefix is text already
         let start = self.prefix.len();
-        let plain = rest
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        let (fragment, mut end) = if rest[plain] == b'"' {
-            (Cow::Borrowed(&text[..plain]), start + plain + 1) // a quote is a char boundary
-        } else {
-            let (fragment, end) = scan_literal(chunk, start)?;
-            (Cow::Owned(fragment), end)
-        };
-        if let Some(middle) = &self.middle {
-            if !chunk[end..].starts_with(middle) {
+        let mut fragment = None;
+        let mut at = start;
+        for (hole, after) in &self.holes {
+            at = match hole {
+                Hole::Fragment => {
+                    let plain = chunk[at..]
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+                    if chunk[at + plain] == b'"' {
+                        // a quote is a char boundary
+                        fragment = Some(Cow::Borrowed(&text[at - start..at - start + plain]));
+                        at + plain + 1
+                    } else {
+                        let (value, end) = scan_literal(chunk, at)?;
+                        fragment = Some(Cow::Owned(value));
+                        end
+                    }
+                }
+                Hole::Head => {
+                    let end = literal_end(chunk, at)?;
+                    let literal = &chunk[at..end - 1];
+                    let same = if literal.contains(&b'\\') {
+                        scan_literal(chunk, at)?.0.as_bytes() == head?
+                    } else {
+                        literal == head?
+                    };
+                    if !same {
+                        return None;
+                    }
+                    end
+                }
+                Hole::Text => literal_end(chunk, at)?,
+                Hole::Number => number_end(chunk, at)?,
+                Hole::Value => return None,
+            };
+            if !chunk[at..].starts_with(after) {
                 return None;
             }
-            end = literal_end(chunk, end + middle.len())?;
+            at += after.len();
         }
-        (chunk[end..] == self.suffix[..]).then_some(fragment)
+        (at == chunk.len()).then_some(fragment?)
     }
 
     /// Where the value cut out of `chunk` begins, if the chunk starts with this matcher's
@@ -73,10 +119,41 @@ impl ChunkMatch {
         Some(self.prefix.len())
     }
 
-    /// Whether `chunk` ends at `end` with this matcher's suffix, and nothing after it.
+    /// Whether `chunk` ends at `end` with this matcher's suffix (value mode: the text after
+    /// its one hole), and nothing after it.
     pub fn suffix_at(&self, chunk: &[u8], end: usize) -> bool {
-        chunk.get(end..) == Some(&self.suffix[..])
+        match self.holes.as_slice() {
+            [(Hole::Value, suffix)] => chunk.get(end..) == Some(&suffix[..]),
+            _ => false,
+        }
     }
+}
+
+/// Where the JSON number at `start` ends (`-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`, read as far
+/// as it goes, as `json` reads it), or None: no number there, or longer than [`MAX_NUMBER`].
+pub fn number_end(text: &[u8], start: usize) -> Option<usize> {
+    let digits = |at: usize| {
+        text.get(at..).map_or(0, |rest| {
+            rest.iter().take_while(|b| b.is_ascii_digit()).count()
+        })
+    };
+    let mut at = start + usize::from(text.get(start) == Some(&b'-'));
+    let whole = digits(at);
+    if whole == 0 {
+        return None;
+    }
+    at += if text[at] == b'0' { 1 } else { whole };
+    if text.get(at) == Some(&b'.') && digits(at + 1) > 0 {
+        at += 1 + digits(at + 1);
+    }
+    if matches!(text.get(at), Some(b'e' | b'E')) {
+        let signed = usize::from(matches!(text.get(at + 1), Some(b'+' | b'-')));
+        let exponent = digits(at + 1 + signed);
+        if exponent > 0 {
+            at += 1 + signed + exponent;
+        }
+    }
+    (at - start <= MAX_NUMBER).then_some(at)
 }
 
 /// Reads the JSON string literal whose content begins at `start` (just after its opening

@@ -4,7 +4,7 @@
 use super::partial_args::{PartialArgs, Written};
 use super::pieces::plain_path;
 use super::repr::{float_repr, int_repr};
-use super::ChunkMatch;
+use super::{ChunkMatch, Hole};
 
 fn text(out: Written) -> String {
     match out {
@@ -213,7 +213,10 @@ fn numbers_print_as_python_repr() {
 
 #[test]
 fn a_chunk_framed_as_the_last_one_is_written_in_one_pass() {
-    let frame = ChunkMatch::new(b"data: {\"p\":", None, b",\"w\":true}\n\n");
+    let frame = ChunkMatch::new(
+        b"data: {\"p\":",
+        vec![(Hole::Value, b",\"w\":true}\n\n".to_vec())],
+    );
     let mut writer = PartialArgs::new();
     let chunk = b"data: {\"p\":[{\"jsonPath\":\"$.a\",\"numberValue\":1}],\"w\":true}\n\n";
     assert_eq!(

@@ -1,7 +1,7 @@
 //! The quick check against hand-worked chunks; the Python twin is compared with it on random
 //! chunks in `tests/toolcalls/test_shortcut.py`.
 
-use super::{literal_end, scan_literal, ChunkMatch};
+use super::{literal_end, number_end, scan_literal, ChunkMatch, Hole};
 
 fn lit(text: &str) -> Option<(String, usize)> {
     scan_literal(text.as_bytes(), 1)
@@ -42,32 +42,47 @@ fn invalid_literals_and_lone_surrogates_are_refused() {
 
 #[test]
 fn chunks_match_only_with_the_same_frame() {
-    let m = ChunkMatch::new(b"data: {\"a\":\"", None, b"}\n\n");
+    let m = ChunkMatch::new(
+        b"data: {\"a\":\"",
+        vec![(Hole::Fragment, b"}\n\n".to_vec())],
+    );
     assert_eq!(
-        m.fragment(b"data: {\"a\":\"x\\ny\"}\n\n"),
+        m.fragment(b"data: {\"a\":\"x\\ny\"}\n\n", None),
         Some("x\ny".into())
     );
-    assert_eq!(m.fragment(b"data: {\"a\":\"x\"} \n\n"), None); // another suffix
-    assert_eq!(m.fragment(b"data: {\"b\":\"x\"}\n\n"), None); // another prefix
-    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n"), None); // cut
-    assert_eq!(m.fragment(b"data: {\"a\":\"\xff\"}\n\n"), None); // not UTF-8
-    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n\n\xc3"), None); // not UTF-8 after the end
-    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n\n{}"), None); // more after the suffix
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"} \n\n", None), None); // another suffix
+    assert_eq!(m.fragment(b"data: {\"b\":\"x\"}\n\n", None), None); // another prefix
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n", None), None); // cut
+    assert_eq!(m.fragment(b"data: {\"a\":\"\xff\"}\n\n", None), None); // not UTF-8
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n\n\xc3", None), None); // not UTF-8 after the end
+    assert_eq!(m.fragment(b"data: {\"a\":\"x\"}\n\n{}", None), None); // more after the suffix
 }
 
 #[test]
 fn the_ignored_literal_may_change_but_must_be_valid() {
-    let m = ChunkMatch::new(b"data: {\"a\":\"", Some(b",\"o\":\""), b"}\n\n");
+    let m = ChunkMatch::new(
+        b"data: {\"a\":\"",
+        vec![
+            (Hole::Fragment, b",\"o\":\"".to_vec()),
+            (Hole::Text, b"}\n\n".to_vec()),
+        ],
+    );
     assert_eq!(
-        m.fragment(b"data: {\"a\":\"x\",\"o\":\"pad\"}\n\n"),
+        m.fragment(b"data: {\"a\":\"x\",\"o\":\"pad\"}\n\n", None),
         Some("x".into())
     );
-    assert_eq!(m.fragment(b"data: {\"a\":\"x\",\"o\":\"\\q\"}\n\n"), None);
+    assert_eq!(
+        m.fragment(b"data: {\"a\":\"x\",\"o\":\"\\q\"}\n\n", None),
+        None
+    );
     let lone = b"data: {\"a\":\"x\",\"o\":\"\\ud800\"}\n\n";
-    assert_eq!(m.fragment(lone), Some("x".into())); // valid as scanstring says
+    assert_eq!(m.fragment(lone, None), Some("x".into())); // valid as scanstring says
     let lone = b"data: {\"a\":\"x\",\"o\":\"\\ud800\"}\n\n";
-    assert_eq!(m.fragment(lone), Some("x".into())); // not decoded: valid as scanstring says
-    assert_eq!(m.fragment(b"data: {\"a\":\"x\",\"p\":\"pad\"}\n\n"), None);
+    assert_eq!(m.fragment(lone, None), Some("x".into())); // not decoded: valid as scanstring says
+    assert_eq!(
+        m.fragment(b"data: {\"a\":\"x\",\"p\":\"pad\"}\n\n", None),
+        None
+    );
 }
 
 #[test]
@@ -82,4 +97,59 @@ fn lone_surrogates_end_a_literal_that_is_not_decoded() {
     }
     assert_eq!(literal_end(br#""\ud800\u12g4""#, 1), None);
     assert_eq!(literal_end(br#""a\qb""#, 1), None);
+}
+
+#[test]
+fn the_head_must_be_the_streams_own() {
+    // {"id":"<head>","created":<number>,"a":"<fragment>"}
+    let m = ChunkMatch::new(
+        b"{\"id\":\"",
+        vec![
+            (Hole::Head, b",\"created\":".to_vec()),
+            (Hole::Number, b",\"a\":\"".to_vec()),
+            (Hole::Fragment, b"}".to_vec()),
+        ],
+    );
+    let chunk = b"{\"id\":\"c-1\",\"created\":17,\"a\":\"x\"}";
+    assert_eq!(m.fragment(chunk, Some(b"c-1")), Some("x".into()));
+    assert_eq!(m.fragment(chunk, Some(b"c-2")), None); // another stream's
+    assert_eq!(m.fragment(chunk, Some(b"c-")), None);
+    assert_eq!(m.fragment(chunk, None), None); // no head known yet
+    let escaped = b"{\"id\":\"c\\u002d1\",\"created\":17,\"a\":\"x\"}";
+    assert_eq!(m.fragment(escaped, Some(b"c-1")), Some("x".into())); // decoded, then compared
+    for created in ["-1.5e+3", "0", "0.25", "1E9"] {
+        let chunk = format!("{{\"id\":\"c-1\",\"created\":{created},\"a\":\"x\"}}");
+        assert_eq!(
+            m.fragment(chunk.as_bytes(), Some(b"c-1")),
+            Some("x".into()),
+            "{created}"
+        );
+    }
+    for created in [
+        "01", "1.", "-", "\"1\"", "NaN", "Infinity", "1e", "+1", "null",
+    ] {
+        let chunk = format!("{{\"id\":\"c-1\",\"created\":{created},\"a\":\"x\"}}");
+        assert_eq!(
+            m.fragment(chunk.as_bytes(), Some(b"c-1")),
+            None,
+            "{created}"
+        );
+    }
+}
+
+#[test]
+fn numbers_end_where_json_stops_reading_them() {
+    for (text, end) in [
+        ("12,", Some(2)),
+        ("-0.5e-7}", Some(7)),
+        ("01", Some(1)),
+        ("1.x", Some(1)),
+    ] {
+        assert_eq!(number_end(text.as_bytes(), 0), end, "{text}");
+    }
+    assert_eq!(number_end(b"-x", 0), None);
+    assert_eq!(number_end(b"", 0), None);
+    let long = "9".repeat(super::MAX_NUMBER);
+    assert_eq!(number_end(long.as_bytes(), 0), Some(super::MAX_NUMBER));
+    assert_eq!(number_end(format!("{long}9").as_bytes(), 0), None); // json might refuse it
 }

@@ -45,7 +45,14 @@ impl DictMatcher {
     }
 
     /// The fragment of `event` (the str itself) if it matches the template, else None.
-    fn fragment<'py>(&self, event: &Bound<'py, PyAny>) -> Option<Bound<'py, PyString>> {
+    /// `head` is not read: the lane calls every matcher as it calls a `ChunkMatcher`.
+    #[pyo3(signature = (event, head = None))]
+    fn fragment<'py>(
+        &self,
+        event: &Bound<'py, PyAny>,
+        head: Option<&Bound<'py, PyAny>>,
+    ) -> Option<Bound<'py, PyString>> {
+        let _ = head;
         let mut found = None;
         self.matches(&self.template, event, &mut found)
             .then_some(found?)

@@ -238,10 +238,7 @@ impl NativeEngine {
         let schema = self.schema.as_mut().expect("checked above");
         match path {
             Some(path) => schema.progress(py, self.builder.root.as_ref(), path),
-            None => {
-                let root = PyString::intern(py, "");
-                schema.progress(py, self.builder.root.as_ref(), root.as_any())
-            }
+            None => schema.progress(py, self.builder.root.as_ref(), intern!(py, "").as_any()),
         }
     }
 

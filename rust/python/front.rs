@@ -28,6 +28,25 @@ pub struct EngineFront {
     hooks: bool,
 }
 
+/// A front's engine for the length of one call: a reference of its own (the call may run
+/// Python code that sets `_engine` again), as a `Bound`, whose release is a plain decref (a
+/// `Py`'s drop first reads pyo3's thread-local attach count).
+enum Target<'py> {
+    /// A native engine: fed without a Python call.
+    Native(Bound<'py, NativeEngine>),
+    /// Any other (the twin's, `multiple=`'s reader): its methods called through Python.
+    Other(Bound<'py, PyAny>),
+}
+
+/// The engine `held` for one call, or None.
+fn target<'py>(held: &Option<Py<PyAny>>, py: Python<'py>) -> Option<Target<'py>> {
+    let engine = held.as_ref()?.bind(py).clone();
+    Some(match engine.cast_into::<NativeEngine>() {
+        Ok(native) => Target::Native(native),
+        Err(other) => Target::Other(other.into_inner()),
+    })
+}
+
 #[pymethods]
 impl EngineFront {
     /// Takes any arguments, for the subclass's `__init__` (which sets `_engine`).
@@ -71,14 +90,14 @@ impl EngineFront {
         let py = slf.py();
         let (engine, hooks) = {
             let front = slf.try_borrow()?;
-            (front.engine.as_ref().map(|e| e.clone_ref(py)), front.hooks)
+            (target(&front.engine, py), front.hooks)
         };
         if !hooks {
             let engine = engine.ok_or_else(|| PyAttributeError::new_err("_engine"))?;
             return forward(
-                engine.bind(py),
+                &engine,
                 chunk,
-                intern!(py, "feed"),
+                |py| intern!(py, "feed"),
                 NativeEngine::feed_value,
             );
         }
@@ -91,9 +110,9 @@ impl EngineFront {
             }
         };
         match forward(
-            engine.bind(py),
+            &engine,
             chunk,
-            intern!(py, "feed"),
+            |py| intern!(py, "feed"),
             NativeEngine::feed_value,
         ) {
             Ok(value) if !value.is(py.NotImplemented()) => Ok(value),
@@ -115,18 +134,9 @@ impl EngineFront {
     /// taken back). `apply_changes` replays them. A string growing in this mode costs only
     /// its new text: its slot in the live value is brought up to date when `value` is read.
     fn feed_changes(&self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| PyAttributeError::new_err("_engine"))?
-            .clone_ref(py);
-        let name = intern!(py, "feed_changes");
-        forward(
-            engine.bind(py),
-            chunk,
-            name,
-            NativeEngine::feed_changes_list,
-        )
+        let engine = self.target(py)?;
+        let name: MethodName = |py| intern!(py, "feed_changes");
+        forward(&engine, chunk, name, NativeEngine::feed_changes_list)
     }
 
     /// The typed view of the value at a JSON Pointer `path` (needs `schema=`): whether it
@@ -135,19 +145,11 @@ impl EngineFront {
     /// raises that violation again.
     #[pyo3(signature = (path = None))]
     fn progress(&self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let engine = self
-            .engine
-            .as_ref()
-            .ok_or_else(|| PyAttributeError::new_err("_engine"))?
-            .clone_ref(py);
-        let root = PyString::intern(py, "");
-        let path = path.unwrap_or(root.as_any());
-        forward(
-            engine.bind(py),
-            path,
-            intern!(py, "progress"),
-            NativeEngine::progress_at,
-        )
+        let engine = self.target(py)?;
+        // `intern!`: made once, not a str made and interned on every call
+        let path = path.unwrap_or(intern!(py, "").as_any());
+        let name: MethodName = |py| intern!(py, "progress");
+        forward(&engine, path, name, NativeEngine::progress_at)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
@@ -162,19 +164,30 @@ impl EngineFront {
     }
 }
 
+impl EngineFront {
+    /// The engine for one call, or the AttributeError of a front without one.
+    fn target<'py>(&self, py: Python<'py>) -> PyResult<Target<'py>> {
+        target(&self.engine, py).ok_or_else(|| PyAttributeError::new_err("_engine"))
+    }
+}
+
 type NativeCall =
     for<'py> fn(&mut NativeEngine, Python<'py>, &Bound<'py, PyAny>) -> PyResult<Py<PyAny>>;
+
+/// The name of the method that `forward` calls on an engine that is not native (interned
+/// only then).
+type MethodName = for<'py> fn(Python<'py>) -> &'py Bound<'py, PyString>;
 
 /// Calls the engine's method `name` with `chunk`: a native engine directly, any other (the
 /// twin's, `multiple=`'s reader) through Python.
 fn forward(
-    engine: &Bound<'_, PyAny>,
+    engine: &Target<'_>,
     chunk: &Bound<'_, PyAny>,
-    name: &Bound<'_, PyString>,
+    name: MethodName,
     native: NativeCall,
 ) -> PyResult<Py<PyAny>> {
-    match engine.cast::<NativeEngine>() {
-        Ok(found) => native(&mut *found.try_borrow_mut()?, engine.py(), chunk),
-        Err(_) => Ok(engine.call_method1(name, (chunk,))?.unbind()),
+    match engine {
+        Target::Native(engine) => native(&mut *engine.try_borrow_mut()?, engine.py(), chunk),
+        Target::Other(engine) => Ok(engine.call_method1(name(engine.py()), (chunk,))?.unbind()),
     }
 }

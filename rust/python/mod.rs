@@ -30,6 +30,7 @@ use pyo3::prelude::*;
 #[pyo3(name = "_native")]
 fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
+    m.add_class::<schema::SchemaTable>()?;
     m.add_class::<front::EngineFront>()?;
     m.add_function(wrap_pyfunction!(configured::configure, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;

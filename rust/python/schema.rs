@@ -8,12 +8,15 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
+use std::sync::Arc;
 
 use super::builder::PySink;
 use crate::core::schema::checker::{AtomText, Failure, Kind, Raised};
 use crate::core::schema::node::FastMap;
 use crate::core::schema::{
-    Bound as Limit, Checker, Enum, Evaluated, Fail, Node, Oracle, Scalar, Seg, Shown, Violation,
+    prepare, Bound as Limit, Checker, Enum, Evaluated, Fail, Node, Oracle, Scalar, Seg, Shown,
+    Violation,
 };
 use crate::core::{Atom, Cursor, Sink, Stop, Str};
 
@@ -59,6 +62,27 @@ impl Hooks {
             split_pointer: get("split_pointer")?,
             lookup: get("lookup")?,
         })
+    }
+
+    /// For the collector: every callable and class held.
+    fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        for hook in [
+            &self.pattern_matches,
+            &self.pattern_property_matches,
+            &self.atom_failure,
+            &self.container_failure,
+            &self.atom_value,
+            &self.violation,
+            &self.make_progress,
+            &self.split_pointer,
+            &self.lookup,
+        ]
+        .into_iter()
+        .chain(&self.states)
+        {
+            visit.call(hook)?;
+        }
+        Ok(())
     }
 }
 
@@ -192,8 +216,9 @@ fn node_of(row: &Bound<'_, PyDict>) -> PyResult<Node> {
         unevaluated_items: field(row, "unevaluated_items")?,
         evaluated,
         contains_annotates: field(row, "contains_annotates")?,
-        beside: false, // set by Checker::new
+        beside: false, // set by checker::prepare
         keyed: false,
+        member_order: Default::default(),
         has_object_keywords: field(row, "has_object_keywords")?,
         has_array_keywords: field(row, "has_array_keywords")?,
     })
@@ -208,12 +233,50 @@ struct Pointer {
     keys: Vec<Py<PyString>>,
 }
 
+/// A schema's node table as the native checker reads it, converted once per `Schema`
+/// (`jsondrip._engine.native_schema_table`, which `Schema.native_table()` keeps): every
+/// engine made with the schema shares its nodes, Python nodes and hooks, so a new stream
+/// converts no row (a `Parser(schema=...)` per tool call or per document stays cheap).
+#[pyclass(frozen, module = "jsondrip._native")]
+pub struct SchemaTable {
+    nodes: Arc<[Node]>,
+    /// The Python `Node`s in the table's order, for the oracle.
+    py_nodes: Py<PyList>,
+    hooks: Hooks,
+}
+
+#[pymethods]
+impl SchemaTable {
+    /// `SchemaTable((rows, nodes, hooks))`: `jsondrip.schema.table.native_table`'s answer.
+    #[new]
+    fn new(table: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (rows, nodes, hooks): (Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyAny>) =
+            table.extract()?;
+        let mut table = Vec::with_capacity(rows.len());
+        for row in rows.iter() {
+            table.push(node_of(row.cast::<PyDict>()?)?);
+        }
+        if table.is_empty() {
+            return Err(PyValueError::new_err("an empty schema table"));
+        }
+        Ok(SchemaTable {
+            nodes: prepare(table),
+            py_nodes: nodes.unbind(),
+            hooks: Hooks::new(&hooks)?,
+        })
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.py_nodes)?;
+        self.hooks.traverse(&visit)
+    }
+}
+
 /// The schema check riding on one `NativeEngine`.
 pub struct SchemaCheck {
     checker: Checker,
-    /// The Python `Node`s in the table's order, for the oracle.
-    nodes: Py<PyList>,
-    hooks: Hooks,
+    /// The schema's table: the Python nodes and hooks the oracle calls.
+    table: Py<SchemaTable>,
     /// The violation, raised again (a fresh copy) by every later call.
     pub failure: Option<Py<PyAny>>,
     /// What stopped the check during the current read, raised once the machine has read the
@@ -230,21 +293,12 @@ pub struct SchemaCheck {
 }
 
 impl SchemaCheck {
-    /// From `(rows, nodes, hooks)`: `jsondrip.schema.table.native_table`'s answer.
+    /// The check of a new stream against `table` (a `SchemaTable`: `Schema.native_table()`).
     pub fn new(table: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let (rows, nodes, hooks): (Bound<'_, PyList>, Bound<'_, PyList>, Bound<'_, PyAny>) =
-            table.extract()?;
-        let mut table = Vec::with_capacity(rows.len());
-        for row in rows.iter() {
-            table.push(node_of(row.cast::<PyDict>()?)?);
-        }
-        if table.is_empty() {
-            return Err(PyValueError::new_err("an empty schema table"));
-        }
+        let table = table.cast::<SchemaTable>()?;
         Ok(SchemaCheck {
-            checker: Checker::new(table),
-            nodes: nodes.unbind(),
-            hooks: Hooks::new(&hooks)?,
+            checker: Checker::shared(table.get().nodes.clone()),
+            table: table.clone().unbind(),
             failure: None,
             stopped: None,
             pointer: None,
@@ -320,7 +374,13 @@ impl SchemaCheck {
         };
         if !same {
             let path = path.cast::<PyString>()?;
-            let tokens = self.hooks.split_pointer.bind(py).call1((path,))?;
+            let tokens = self
+                .table
+                .get()
+                .hooks
+                .split_pointer
+                .bind(py)
+                .call1((path,))?;
             let tokens = tokens.cast::<PyList>()?;
             let mut bytes = Vec::new();
             let mut keys = Vec::new();
@@ -338,7 +398,7 @@ impl SchemaCheck {
             self.last = None;
         }
         let pointer = self.pointer.as_ref().expect("set above");
-        let value = lookup(py, &self.hooks, root, pointer)?;
+        let value = lookup(py, &self.table.get().hooks, root, pointer)?;
         let arriving = if self.checker.open() {
             self.checker.arriving(&pointer.tokens)
         } else {
@@ -387,9 +447,10 @@ impl SchemaCheck {
             }
         };
         let made_candidates = !candidates.is_none(py);
-        let state_name = self.hooks.states[state as usize].clone_ref(py);
+        let hooks = &self.table.get().hooks;
+        let state_name = hooks.states[state as usize].clone_ref(py);
         let args = PyTuple::new(py, [state_name, value, candidates])?;
-        let made = self.hooks.make_progress.bind(py).call1((args,))?.unbind();
+        let made = hooks.make_progress.bind(py).call1((args,))?.unbind();
         if !made_candidates {
             self.last = Some((state, value_ptr, made.clone_ref(py)));
             self.last_open = open_needed;
@@ -612,11 +673,12 @@ impl CheckedSink<'_, '_> {
         }
         let py = self.inner.py();
         let check = &mut *self.check;
+        let table = check.table.get();
         let root = self.inner.root();
         let mut oracle = PyOracle {
             py,
-            nodes: check.nodes.bind(py),
-            hooks: &check.hooks,
+            nodes: table.py_nodes.bind(py),
+            hooks: &table.hooks,
             root,
             error: None,
         };
@@ -626,7 +688,7 @@ impl CheckedSink<'_, '_> {
                 .error
                 .take()
                 .unwrap_or_else(|| PyValueError::new_err("the schema check failed")),
-            Err(Fail::Violation(v)) => match violation_error(py, &check.hooks, root, &v) {
+            Err(Fail::Violation(v)) => match violation_error(py, &table.hooks, root, &v) {
                 Ok(violation) => {
                     check.stopped = Some((violation, true));
                     return;
@@ -682,7 +744,11 @@ impl Sink for CheckedSink<'_, '_> {
     fn key_begins(&mut self, pos: u64) {
         self.event(|checker, _| checker.begin_key(pos));
     }
+    #[inline]
     fn string_text(&mut self, piece: &[u8], start: u64, plain: bool, closes: bool) {
+        if self.check.stopped.is_none() && !self.check.checker.reads_text() {
+            return; // the common string: nothing checks its text
+        }
         self.event(|checker, _| checker.text(piece, start, plain, closes));
     }
     fn string_ends(&mut self, pos: u64) {

@@ -64,7 +64,11 @@ pub unsafe fn utf8_string(bytes: &[u8]) -> *mut ffi::PyObject {
         }
         let data = ffi::PyUnicode_DATA(string);
         let decoded = match widest {
-            0x7f => decode(bytes, data.cast::<u8>(), chars),
+            // ASCII: no byte above 0x7f, so `chars` is the length and the bytes are the str's
+            0x7f => {
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), data.cast::<u8>(), chars);
+                true
+            }
             0xff => decode(bytes, data.cast::<u8>(), chars),
             0xffff => decode(bytes, data.cast::<u16>(), chars),
             _ => decode(bytes, data.cast::<u32>(), chars),

@@ -19,7 +19,8 @@ native one-shot reader (`native_loads`).
 The native extension takes values and returns values: it never imports a jsondrip module.
 This module tells it, once at import, the few classes its results are made of (`MISSING`,
 the two decode errors, `Change`) and the running interpreter's json dialect; a schema brings
-its own callables (`Schema.native_table()`).
+its own callables (`Schema.native_table()`, converted once per schema by
+`native_schema_table`).
 """
 
 from __future__ import annotations
@@ -355,6 +356,11 @@ def default_engine(options: EngineOptions = DEFAULTS) -> Engine:
 
 # -- native operations for the layers above ---------------------------------------------------
 
+native_schema_table: Any = None if _native is None else _native.SchemaTable
+"""`SchemaTable((rows, nodes, hooks))`: a schema's node table (`jsondrip.schema.table.
+native_table`) converted once for the native checker, which every `NativeEngine` made with
+that schema shares (`Schema.native_table()` keeps it); None without the native extension."""
+
 native_loads: Any = None if _native is None else _native.loads_fast
 """`loads_fast(s, object_hook, parse_float, parse_int, parse_constant, object_pairs_hook)`:
 one whole document as `json.loads` gives it, or NotImplemented when the standard library must
@@ -416,8 +422,8 @@ class Envelope:
     event's envelope checked and its fragment read in Rust. Their twins are Python classes in
     toolcalls/ (`shortcut.ChunkMatcher`, `partial_args.PartialArgsWriter`).
 
-    - `ChunkMatcher(prefix, middle, suffix).fragment(chunk: bytes) -> str | None`;
-    - `DictMatcher(event, path, ignored).fragment(event: dict) -> str | None`;
+    - `ChunkMatcher(texts, holes).fragment(chunk: bytes, head=None) -> str | None`;
+    - `DictMatcher(event, path, ignored).fragment(event: dict, head=None) -> str | None`;
     - `PartialArgs`: Vertex's partialArgs writer (see `toolcalls/vertex_args.py`).
     """
 

@@ -39,6 +39,13 @@ class EngineFront:
     def progress(self, path: str = "") -> Any:
         """The engine's `progress`."""
 
+class SchemaTable:
+    """A schema's node table converted once for the native checker (rust/python/schema.rs);
+    every `NativeEngine` made with the schema shares it."""
+
+    def __init__(self, table: Any) -> None:
+        """`table`: `(rows, nodes, hooks)`, `jsondrip.schema.table.native_table`'s answer."""
+
 class NativeEngine:
     """The native engine of one JSON stream: `jsondrip._engine.Engine`, implemented in Rust."""
 
@@ -91,16 +98,17 @@ class ChunkMatcher:
     """An SSE chunk framed as the last routed one (`rust/envelope`); twin of
     `jsondrip.toolcalls.shortcut.ChunkMatcher`."""
 
-    def __init__(self, prefix: str, middle: str | None, suffix: str) -> None: ...
-    def fragment(self, chunk: bytes) -> str | None:
-        """The chunk's decoded fragment literal if it is framed as this one's, else None."""
+    def __init__(self, texts: list[str], holes: str) -> None: ...
+    def fragment(self, chunk: bytes, head: Any = None) -> str | None:
+        """The chunk's decoded fragment literal if it is framed as this one's (its head hole,
+        if any, holding `head`), else None."""
 
 class DictMatcher:
     """A decoded event shaped as the last routed fragment event (rust/python/dict_match.rs):
     the same dicts and scalars, another str at `path`, `ignored` keys anywhere."""
 
     def __init__(self, event: Any, path: list[str], ignored: list[str]) -> None: ...
-    def fragment(self, event: Any) -> str | None:
+    def fragment(self, event: Any, head: Any = None) -> str | None:
         """The event's fragment (the str itself) if it matches the template, else None."""
 
 class PartialArgs:

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from jsondrip import Parser, Schema
 from jsondrip._engine import EngineOptions, make_engine
 from jsondrip.toolcalls import ToolCallAccumulator
-from jsondrip.toolcalls.accumulator import HANDLERS
+from jsondrip.toolcalls.accumulator import _AT_REST, HANDLERS
 from jsondrip.toolcalls.events import RAW_TAIL, ToolCall
 from jsondrip.toolcalls.openai_chat import OneMap
 
@@ -210,20 +210,24 @@ def test_a_checked_stream_counts_its_check(backend: str) -> None:
     assert memory["schema"] > 0
 
 
-def openai_chunk(delta: dict[str, object]) -> bytes:
+def openai_chunk(delta: dict[str, object], chunk_id: str = "chatcmpl-1", created: int = 1) -> bytes:
     choice = {"index": 0, "delta": {"tool_calls": [delta]}, "finish_reason": None}
-    return b"data: " + json.dumps({"id": "chatcmpl-1", "choices": [choice]}).encode() + b"\n\n"
+    chunk = {"id": chunk_id, "created": created, "choices": [choice], "obfuscation": chunk_id}
+    return b"data: " + json.dumps(chunk).encode() + b"\n\n"
 
 
-def mid_call(backend: str, monkeypatch: pytest.MonkeyPatch) -> ToolCallAccumulator:
+def mid_call(
+    backend: str, monkeypatch: pytest.MonkeyPatch, chunk_id: str = "chatcmpl-1", created: int = 1
+) -> ToolCallAccumulator:
     """An accumulator mid-call, as benches/bench_memory.py holds 10,000 of them."""
     monkeypatch.setenv("JSONDRIP_BACKEND", backend)
     accumulator = ToolCallAccumulator(format="openai-chat")
     first = {"index": 0, "id": "call_1", "type": "function"}
-    accumulator.feed_sse(openai_chunk({**first, "function": {"name": "f", "arguments": ""}}))
+    whole = {**first, "function": {"name": "f", "arguments": ""}}
+    accumulator.feed_sse(openai_chunk(whole, chunk_id, created))
     for start in range(0, len(MID_CALL), 4):
-        fragment = MID_CALL[start : start + 4]
-        accumulator.feed_sse(openai_chunk({"index": 0, "function": {"arguments": fragment}}))
+        fragment = {"index": 0, "function": {"arguments": MID_CALL[start : start + 4]}}
+        accumulator.feed_sse(openai_chunk(fragment, chunk_id, created))
     return accumulator
 
 
@@ -231,8 +235,9 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """SSE chunks of tool-call arguments only: no line splitter, no text splitters or
-    readers, no change list kept between deltas, no event data list at rest, the lane armed
-    without bound methods of its own; every part slotted."""
+    readers, no change list kept between deltas, no SSE decoder while the lane runs and the
+    decoder would hold nothing, the lane the call's own state (no object of its own) without
+    bound methods; every part slotted."""
     accumulator = mid_call(backend, monkeypatch)
     handler = accumulator._handler
     assert handler is not None
@@ -240,10 +245,10 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     assert accumulator._lines is None
     assert handler._splitters is None and handler._readers is None
     assert state.changes is None and state.fence is None
-    assert accumulator._sse is not None and accumulator._sse._data is None
+    assert accumulator._sse is _AT_REST  # let go at rest: the long way makes another
     lane = accumulator._lane
-    assert lane is not None  # the stream runs on its lane
-    parts = [accumulator, accumulator._table, accumulator._sse, handler, state, state.call, lane]
+    assert lane is state  # the stream runs on its lane, which is the call's state
+    parts = [accumulator, accumulator._table, handler, state, state.call]
     for part in [*parts, handler.shortcut]:
         assert not hasattr(part, "__dict__"), type(part).__name__
     assert all(not callable(getattr(lane, name)) for name in type(lane).__slots__)
@@ -255,8 +260,8 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     # one choice, one call by index and by id: held in slots, no dict
     choice = handler._choices.get(0)
     assert handler._choices.more is None and choice is not None
-    assert choice.by_index.more is None and choice.by_id.more is None
-    assert choice.by_index.get(0) is state and choice.by_id.get("call_1") is state
+    assert choice.more is None and choice.by_id.more is None  # (the choice: its calls by index)
+    assert choice.get(0) is state and choice.by_id.get("call_1") is state
     # the raw text in a few strs, not a str per fragment
     call = state.call
     assert len(raw_strs(call)) <= 3 and len(call._tail) < RAW_TAIL
@@ -274,6 +279,24 @@ def test_open_accumulators_share_their_envelope_text(
     assert one is not None and two is not None and one is not two
     assert one._frame is two._frame and one.chunk_matcher is two.chunk_matcher
     assert one._last_miss is None and two._last_miss is None  # routed since their last miss
+
+
+def test_streams_with_response_ids_of_their_own_share_their_envelope_text(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenAI gives each response its own chunk `id` and `created` time (and new
+    `obfuscation` padding each chunk): the shortcut cuts them out of the skeleton, so the
+    streams share one frame and one chunk check; each holds only its id, which it holds
+    anyway (the handler compares each chunk's with it), and its lane the same."""
+    streams = [mid_call(backend, monkeypatch, f"chatcmpl-{n:029d}", 1760000000 + n) for n in (1, 2)]
+    one, two = (stream._shortcut for stream in streams)
+    assert one is not None and two is not None
+    assert one._frame is two._frame and one.chunk_matcher is two.chunk_matcher
+    assert one._frame.holes == "hnfs"  # id, created, the fragment, obfuscation
+    for stream, shortcut in zip(streams, (one, two)):
+        assert shortcut.head is stream._handler._chunk_id  # type: ignore[union-attr]
+        assert stream._lane is not None and stream._lane.head is shortcut.head
+        assert stream._lane.matcher is shortcut.chunk_matcher
 
 
 def test_a_twin_stream_without_bounds_holds_none() -> None:

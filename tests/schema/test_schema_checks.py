@@ -382,3 +382,35 @@ def test_close_changes_checks_what_only_the_end_settles(backend: str) -> None:
     good = jsondrip.Parser(schema={"type": "integer", "minimum": 5}, backend=backend)
     good.feed_changes("7")
     assert good.close_changes() == [("add", "", 7)]
+
+
+def test_parsers_of_one_schema_share_its_table_and_check_apart() -> None:
+    """A schema's table is converted for the native checker once (`Schema.native_table()` keeps
+    it) and every parser of that schema shares it: interleaved streams still keep their own
+    frames, string filters and failures."""
+    from conftest import skip_unless_native
+
+    skip_unless_native()
+    schema = Schema(
+        {
+            "type": "object",
+            # not in their bytes' order: candidates come in the schema's
+            "properties": {"mood": {"enum": ["curious", "calm", "cross"]}},
+            "additionalProperties": False,
+        }
+    )
+    table = schema.native_table()
+    assert schema.native_table() is table
+    bad = jsondrip.Parser(schema=schema, backend="native")
+    good = jsondrip.Parser(schema=schema, backend="native")
+    assert schema.native_table() is table
+    good.feed('{"mood": "c')
+    bad.feed('{"mo')
+    assert good.progress("/mood").candidates == ["curious", "calm", "cross"]
+    good.feed("r")
+    with pytest.raises(SchemaViolation) as caught:
+        bad.feed('od": "calm", "x')
+    assert caught.value.keyword == "additionalProperties"
+    assert good.progress("/mood").candidates == ["cross"]
+    assert good.feed('oss"}') == {"mood": "cross"}
+    assert good.close() == {"mood": "cross"}

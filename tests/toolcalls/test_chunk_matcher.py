@@ -40,12 +40,21 @@ def native() -> Any:
     return _native
 
 
-def both(prefix: str, middle: str | None, suffix: str, chunk: bytes) -> Any:
+def both(texts: list[str], holes: str, chunk: bytes, head: Any = None) -> Any:
     """The two twins' answers for one chunk, asserted equal."""
-    ours = ChunkMatcher(prefix, middle, suffix).fragment(chunk)
-    theirs = native().ChunkMatcher(prefix, middle, suffix).fragment(chunk)
+    ours = ChunkMatcher(texts, holes).fragment(chunk, head)
+    theirs = native().ChunkMatcher(texts, holes).fragment(chunk, head)
     assert ours == theirs, (chunk, ours, theirs)
     return ours
+
+
+PLAIN = ([PREFIX, SUFFIX], "f")
+# a chunk with a head and a number before the fragment: `{"id":"<head>","created":<n>,...`
+HEADED = 'event: x\ndata: {"id":"'
+CREATED = ',"created":'
+NUMBERS = st.sampled_from(
+    ["0", "-1", "17", "1.5", "-0.25e+3", "1E9", "01", "1.", "-", "", "NaN", "1e", '"1"', "9" * 641]
+)
 
 
 @settings(max_examples=examples(400), deadline=None)
@@ -54,12 +63,35 @@ def both(prefix: str, middle: str | None, suffix: str, chunk: bytes) -> Any:
 def test_the_twins_agree_on_any_chunk(
     fragment: str, ignored: str, with_middle: bool, tail: bytes
 ) -> None:
-    middle = MIDDLE if with_middle else None
+    texts, holes = ([PREFIX, MIDDLE, SUFFIX], "fs") if with_middle else PLAIN
     body = PREFIX + fragment + '"' + (MIDDLE + ignored + '"' if with_middle else "") + SUFFIX
     chunk = body.encode("utf-8", "surrogatepass") + tail
-    got = both(PREFIX, middle, SUFFIX, chunk)
+    got = both(texts, holes, chunk)
     if got is not None and not with_middle:  # the literal is then the whole fragment
         assert got == json.loads('"' + fragment + '"')
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(
+    head=LITERAL,
+    theirs=st.one_of(st.none(), st.just(1), LITERAL.map(lambda t: t.replace("\\", ""))),
+    number=NUMBERS,
+    fragment=LITERAL,
+)
+@example(head="c-1", theirs="c-1", number="17", fragment="x")
+@example(head="c\\u002d1", theirs="c-1", number="17", fragment="x")
+@example(head="\\ud800", theirs="\ud800", number="17", fragment="x")
+def test_the_twins_agree_on_heads_and_numbers(
+    head: str, theirs: Any, number: str, fragment: str
+) -> None:
+    """A head hole matches only the stream's own value (decoded), a number hole only a number
+    as json reads it (at most 640 characters)."""
+    texts = [HEADED, CREATED, ',"delta":{"partial_json":"', "}}\n\n"]
+    body = HEADED + head + '"' + CREATED + number + texts[2] + fragment + '"' + texts[3]
+    got = both(texts, "hnf", body.encode("utf-8", "surrogatepass"), theirs)
+    if got is not None:
+        assert json.loads('"' + head + '"') == theirs
+        assert json.loads(body.split("data: ", 1)[1])["created"] == json.loads(number)
 
 
 @pytest.mark.parametrize(
@@ -74,12 +106,12 @@ def test_the_twins_agree_on_any_chunk(
     ],
 )
 def test_the_twins_on_chosen_chunks(chunk: str, want: str | None) -> None:
-    assert both(PREFIX, None, SUFFIX, chunk.encode()) == want
+    assert both(*PLAIN, chunk.encode()) == want
 
 
 def test_invalid_utf8_is_refused_by_both() -> None:
-    assert both(PREFIX, None, SUFFIX, PREFIX.encode() + b'\xff"}\n\n') is None
-    assert both(PREFIX, None, SUFFIX, PREFIX.encode() + b'a"}\n\n\xc3') is None
+    assert both(*PLAIN, PREFIX.encode() + b'\xff"}\n\n') is None
+    assert both(*PLAIN, PREFIX.encode() + b'a"}\n\n\xc3') is None
 
 
 def test_the_accumulator_uses_its_backends_matcher(make_acc, backend: str) -> None:

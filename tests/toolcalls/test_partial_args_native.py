@@ -29,8 +29,8 @@ from jsondrip import _native
 
 PREFIX = 'data: {"candidates": [{"content": {"parts": [{"functionCall": {"partialArgs": '
 SUFFIX = ', "willContinue": true}}]}}], "responseId": "r"}\n\n'
-NATIVE_FRAME = _native.ChunkMatcher(PREFIX, None, SUFFIX)
-TWIN_FRAME = ChunkMatcher(PREFIX, None, SUFFIX)
+NATIVE_FRAME = _native.ChunkMatcher([PREFIX, SUFFIX], "v")
+TWIN_FRAME = ChunkMatcher([PREFIX, SUFFIX], "v")
 
 # -- random pieces ----------------------------------------------------------------------------
 

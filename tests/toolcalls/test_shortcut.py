@@ -224,6 +224,31 @@ OPENAI_CASES: dict[str, list[str]] = {
         HEAD + ARGS + '}],"obfuscation":"\\u0000fragment"}',
         HEAD + ARGS + '}],"obfuscation":"p"',
     ],
+    "a response id and time of its own": [
+        chunk("ab").replace('"chatcmpl-1"', '"chatcmpl-2"'),
+        chunk("cd").replace('"created":1', '"created":1760000000'),
+        chunk("ef").replace('"created":1', '"created":-2.5e3'),
+        chunk("gh").replace('"chatcmpl-1"', '"chatcmpl\\u002d1"'),
+        chunk("ij").replace('"created":1', '"created":"soon"'),
+        chunk("kl").replace('"created":1', '"created":null'),
+        chunk("mn").replace('"created":1', '"created":01'),
+        chunk("op").replace('"created":1', '"created":' + "9" * 700),
+    ],
+    "a new response by its id after a finish reason": [
+        chunk("ab"),
+        HEAD + '"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}',
+        chunk("cd").replace('"chatcmpl-1"', '"chatcmpl-2"'),
+        chunk("ef").replace('"chatcmpl-1"', '"chatcmpl-2"'),
+        chunk("gh"),
+    ],
+    "ids that are not the response's string": [
+        chunk("ab").replace('"chatcmpl-1"', "7"),
+        chunk("cd").replace('"id":"chatcmpl-1",', ""),
+        chunk("ef").replace('"chatcmpl-1"', "null"),
+        chunk("gh").replace('{"index":0,"function"', '{"index":0,"id":"","function"'),
+        chunk("ij").replace('"id":"chatcmpl-1",', "") + ',"id":"chatcmpl-1"}',
+        chunk("kl").replace('"chatcmpl-1"', '"\\u0000head"'),
+    ],
     "calls and choices taking turns": [
         chunk("x", call=i % 2, choice=0) if i % 3 else chunk("y", choice=1) for i in range(9)
     ],
@@ -313,6 +338,51 @@ def test_the_streams_of_a_format_share_what_they_learn(
     assert [call.arguments for call in second.tool_calls] == [
         call.arguments for call in first.tool_calls
     ]
+
+
+@pytest.mark.parametrize("fmt", ["openai-chat", "auto"])
+def test_streams_with_response_ids_of_their_own_share_one_frame(
+    make_acc, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenAI gives each response its own chunk `id` and `created` time: they are cut out of
+    the skeleton, so the streams of a server share its frame and chunk check (#28: memory per
+    open stream), and a chunk routes only with the id its stream holds (another id is a new
+    response, which the handler reads in full)."""
+    decoded: list[str] = []
+    from jsondrip.toolcalls import accumulator
+
+    def counting_loads(text: str) -> Any:
+        decoded.append(text)
+        return jsondrip.loads(text)
+
+    monkeypatch.setattr(accumulator, "loads", counting_loads)
+    accs = []
+    counts = []
+    for n in range(3):
+        acc = make_acc(format=fmt)
+        texts = [first_chunk(), *(chunk(str(i), "p" * i) for i in range(1, 9))]
+        stamp = f'"id":"chatcmpl-{n}","created":{1760000000 + n},'
+        texts = [t.replace('"id":"chatcmpl-1",', stamp) for t in texts]
+        decoded.clear()
+        for text in texts:
+            acc.feed_sse(f"data: {text}\n\n".encode())
+        counts.append(len(decoded))
+        accs.append(acc)
+        assert acc.tool_calls[0].raw == "12345678"
+    # each decodes the call's first chunk and its first with the response's id (the handler
+    # reads the id); the first stream learns the skeleton from that one and the next (seen
+    # twice), the others know it: with the id in the skeleton, each learned its own
+    assert counts == [2, 2, 2]
+    frames = {id(acc._shortcut._frame) for acc in accs}
+    assert len(frames) == 1
+    assert len({id(acc._shortcut.chunk_matcher) for acc in accs}) == 1
+    assert [acc._shortcut.head for acc in accs] == ["chatcmpl-0", "chatcmpl-1", "chatcmpl-2"]
+    # a chunk of the first stream fed to the second is another response's: read in full
+    decoded.clear()
+    other = chunk("9").replace("chatcmpl-1", "chatcmpl-0")
+    accs[1].feed_sse(f"data: {other}\n\n".encode())
+    assert len(decoded) == 1
+    assert accs[1]._shortcut.head == "chatcmpl-0"
 
 
 def test_count_value_counts_values_not_keys() -> None:

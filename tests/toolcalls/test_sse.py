@@ -49,6 +49,23 @@ def test_sse_cut_at_every_pair_of_positions(case: str) -> None:
             assert got == want, (i, j)
 
 
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_decoder_let_go_at_rest_is_resumed_exactly(case: str) -> None:
+    """The accumulator lets its decoder go while it holds nothing (#28: memory per open
+    stream) and later resumes: wherever the stream is cut, the events are the same."""
+    data, want = CASES[case]
+    for i in range(len(data) + 1):
+        decoder = SSEDecoder()
+        got = decoder.feed(data[:i])
+        if decoder.at_rest:
+            decoder = SSEDecoder.resumed()
+        got += decoder.feed(data[i:]) + decoder.close()
+        assert got == want, i
+    decoder = SSEDecoder()
+    decoder.feed(b"id: 7\ndata: 1\n\n")
+    assert decoder.idle and not decoder.at_rest  # the last event id is the stream's
+
+
 def test_str_input_and_retry() -> None:
     decoder = SSEDecoder()
     assert decoder.feed("retry: 1500\nretry: x\ndata: a\n\n") == [ServerSentEvent("message", "a")]

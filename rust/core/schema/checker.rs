@@ -19,6 +19,7 @@ use super::node::{Bound, Node, Scalar, ARRAY, BOOLEAN, INTEGER, NULL, NUMBER, OB
 use super::numbers::{compare, is_integer, parse, Num};
 use crate::core::sink::Atom;
 use std::cmp::Ordering;
+use std::sync::Arc;
 
 /// How a check is tied to its parent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -274,11 +275,27 @@ enum Members {
     Unevaluated,
 }
 
-/// The string members a string (or key) can still become, for one check.
+/// The string members a string (or key) can still become, for one check: positions
+/// `lo..hi` of the members in their bytes' order (`member_order`). Members that begin with
+/// the text read so far are neighbours in that order, so narrowing by a piece is two binary
+/// searches and a filter allocates nothing.
 struct Filter {
     check: usize,
-    members: Vec<u32>,
+    lo: u32,
+    hi: u32,
     kind: Members,
+}
+
+impl Filter {
+    /// A filter of every member of `kind` at node `n`.
+    fn all(check: usize, n: &Node, kind: Members) -> Self {
+        Filter {
+            check,
+            lo: 0,
+            hi: member_order(n, kind).len() as u32,
+            kind,
+        }
+    }
 }
 
 /// The members a filter of `kind` draws from, for node `n`.
@@ -294,6 +311,24 @@ fn all_members(n: &Node, kind: Members) -> &[Vec<u8>] {
         Members::Names => &n.property_order,
         Members::Unevaluated => &n.evaluated.as_ref().expect("evaluated names").name_order,
     }
+}
+
+/// The members a filter of `kind` draws from, for node `n`, as indexes into `all_members` in
+/// their bytes' order (made by `prepare`).
+#[inline]
+fn member_order(n: &Node, kind: Members) -> &[u32] {
+    match kind {
+        Members::Enum => &n.member_order[0],
+        Members::Names => &n.member_order[1],
+        Members::Unevaluated => &n.member_order[2],
+    }
+}
+
+/// The indexes of `members` in their bytes' order.
+fn bytes_order(members: &[Vec<u8>]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..members.len() as u32).collect();
+    order.sort_by(|&a, &b| members[a as usize].cmp(&members[b as usize]));
+    order
 }
 
 /// Is `index` among the sorted items a `contains` passed?
@@ -324,6 +359,10 @@ struct Frame {
 }
 
 const NO_LIMIT: u64 = u64::MAX;
+
+/// At most this many key buffers are kept for reuse (an object of a million keys read once
+/// does not keep them all).
+const SPARE_KEYS: usize = 256;
 
 fn count_chars(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64
@@ -410,39 +449,65 @@ fn scalar_equal(value: Scalar, member: Scalar) -> bool {
 
 /// Checks one document against one node table, event by event (see `scanner`).
 pub struct Checker {
-    nodes: Vec<Node>,
+    /// The schema's table, shared by every stream checked against it (see [`prepare`]).
+    nodes: Arc<[Node]>,
     checks: Vec<Check>,
     extras: Vec<Extra>,
     /// The open frames are `frames[..depth]`; the rest are kept for reuse.
     frames: Vec<Frame>,
     depth: usize,
+    /// Emptied key buffers of popped objects, for the next object's keys: a key seen costs
+    /// no allocation once the first objects have been read.
+    spare_keys: Vec<Vec<u8>>,
     /// The lowest `depth` since [`Checker::take_low_water`] last read it: while it stays at or
     /// above a frame's depth, that frame and every frame below it are the same open values.
     low_water: usize,
     pub root_done: bool,
 }
 
+/// A node table made ready for checking, once per schema: each node learns whether it
+/// applies subschemas beside it and whether a new key can settle one of its keywords. Every
+/// stream's [`Checker`] shares it (`Checker::shared`): a new stream copies no node.
+pub fn prepare(mut nodes: Vec<Node>) -> Arc<[Node]> {
+    for n in &mut nodes {
+        n.beside = !(n.all_of.is_empty()
+            && n.refs.is_empty()
+            && n.any_of.is_empty()
+            && n.one_of.is_empty()
+            && n.not.is_none()
+            && n.if_.is_none()
+            && n.dependent_schemas.is_empty()
+            && n.evaluated.is_none()
+            && !n.contains_annotates);
+        n.keyed = n.unevaluated_properties.is_some() || !n.dependent_schemas.is_empty();
+        n.member_order = [
+            n.enumeration
+                .as_ref()
+                .map_or_else(Vec::new, |e| bytes_order(&e.strings)),
+            bytes_order(&n.property_order),
+            n.evaluated
+                .as_ref()
+                .map_or_else(Vec::new, |e| bytes_order(&e.name_order)),
+        ];
+    }
+    nodes.into()
+}
+
 impl Checker {
     /// A checker of the table whose root is node 0.
-    pub fn new(mut nodes: Vec<Node>) -> Self {
-        for n in &mut nodes {
-            n.beside = !(n.all_of.is_empty()
-                && n.refs.is_empty()
-                && n.any_of.is_empty()
-                && n.one_of.is_empty()
-                && n.not.is_none()
-                && n.if_.is_none()
-                && n.dependent_schemas.is_empty()
-                && n.evaluated.is_none()
-                && !n.contains_annotates);
-            n.keyed = n.unevaluated_properties.is_some() || !n.dependent_schemas.is_empty();
-        }
+    pub fn new(nodes: Vec<Node>) -> Self {
+        Self::shared(prepare(nodes))
+    }
+
+    /// A checker of a table made by [`prepare`] (root: node 0).
+    pub fn shared(nodes: Arc<[Node]>) -> Self {
         Checker {
             nodes,
             checks: Vec::new(),
             extras: Vec::new(),
             frames: Vec::new(),
             depth: 0,
+            spare_keys: Vec::new(),
             low_water: 0,
             root_done: false,
         }
@@ -843,7 +908,12 @@ impl Checker {
             f.slot = slot;
             f.first = first;
             f.count = 0;
-            f.keys.clear();
+            for mut key in f.keys.drain() {
+                if self.spare_keys.len() < SPARE_KEYS {
+                    key.clear();
+                    self.spare_keys.push(key);
+                }
+            }
             f.key.clear();
             f.length = 0;
             f.limit = NO_LIMIT;
@@ -1127,12 +1197,8 @@ impl Checker {
                     continue;
                 }
                 if kind.bit() == STRING {
-                    let members = (0..e.strings.len() as u32).collect();
-                    self.frames[frame].filters.push(Filter {
-                        check,
-                        members,
-                        kind: Members::Enum,
-                    });
+                    let filter = Filter::all(check, n, Members::Enum);
+                    self.frames[frame].filters.push(filter);
                 }
             }
             let n = &self.nodes[node];
@@ -1172,33 +1238,30 @@ impl Checker {
             }
             let n = &self.nodes[node];
             if n.closed {
-                let members = (0..n.property_order.len() as u32).collect();
-                self.frames[frame].filters.push(Filter {
-                    check,
-                    members,
-                    kind: Members::Names,
-                });
+                let filter = Filter::all(check, n, Members::Names);
+                self.frames[frame].filters.push(filter);
             }
             if let (Some(unevaluated), Some(evaluated)) = (n.unevaluated_properties, &n.evaluated) {
                 if self.nodes[unevaluated].never
                     && !evaluated.all_keys
                     && evaluated.patterns.is_empty()
                 {
-                    let members = (0..evaluated.name_order.len() as u32).collect();
-                    self.frames[frame].filters.push(Filter {
-                        check,
-                        members,
-                        kind: Members::Unevaluated,
-                    });
+                    let filter = Filter::all(check, n, Members::Unevaluated);
+                    self.frames[frame].filters.push(filter);
                 }
             }
         }
         self.first_character(frame, Kind::Key, pos, false)
     }
 
+    /// The members a filter still allows, in its bytes' order.
     #[inline]
-    fn members<'a>(&'a self, filter: &Filter) -> &'a [Vec<u8>] {
-        all_members(&self.nodes[self.checks[filter.check].node], filter.kind)
+    fn members<'a>(&'a self, filter: &Filter) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let n = &self.nodes[self.checks[filter.check].node];
+        let all = all_members(n, filter.kind);
+        member_order(n, filter.kind)[filter.lo as usize..filter.hi as usize]
+            .iter()
+            .map(move |&m| all[m as usize].as_slice())
     }
 
     /// The text of the top frame as a message shows it (at most 60 characters).
@@ -1215,6 +1278,13 @@ impl Checker {
                 dots: !complete,
             }
         }
+    }
+
+    /// Does a check read the text of the string (or key) being read? If not, `text` need not
+    /// be called: most strings of a schema without `enum`, lengths or patterns.
+    #[inline]
+    pub fn reads_text(&self) -> bool {
+        self.frames[self.depth - 1].keep_text
     }
 
     /// More string content: `piece` began at `start` (a plain run), or is one escape.
@@ -1272,50 +1342,43 @@ impl Checker {
                 continue;
             }
             {
-                // disjoint borrows: the members live in the table, the filter in the frame
-                let (nodes, checks) = (&self.nodes, &self.checks);
-                let filter = &mut self.frames[frame].filters[index];
-                let all = all_members(&nodes[checks[filter.check].node], filter.kind);
-                // a byte loop: the pieces are a few bytes, a memcmp call costs more
-                let agrees = |m: &u32| {
+                // Every member left begins with the text before `piece`, and they are in
+                // their bytes' order: so are their next `piece.len()` bytes, and the members
+                // that go on with `piece` are the run of them equal to it.
+                let n = &self.nodes[self.checks[filter.check].node];
+                let (all, order) = (all_members(n, filter.kind), member_order(n, filter.kind));
+                // a member's next bytes against `piece`, by a byte loop: they are a few
+                // bytes, and a memcmp call costs more
+                let next = |m: &u32| {
                     let m = &all[*m as usize];
-                    m.len() >= old + piece.len()
-                        && m[old..old + piece.len()]
-                            .iter()
-                            .zip(piece)
-                            .all(|(a, b)| a == b)
+                    let next = &m[old.min(m.len())..(old + piece.len()).min(m.len())];
+                    next.iter()
+                        .zip(piece)
+                        .find(|(a, b)| a != b)
+                        .map_or(next.len().cmp(&piece.len()), |(a, b)| a.cmp(b))
                 };
-                // one pass: which members agree (as bits when they fit in a word)
-                let mut agreeing = 0;
-                let mut bits = 0u64;
-                for (k, m) in filter.members.iter().enumerate() {
-                    if agrees(m) {
-                        agreeing += 1;
-                        bits |= 1u64.checked_shl(k as u32).unwrap_or(0);
-                    }
-                }
-                if agreeing > 0 && agreeing == filter.members.len() {
-                    continue;
-                }
-                if agreeing > 0 {
-                    if filter.members.len() <= 64 {
-                        let mut k = 0;
-                        filter.members.retain(|_| {
-                            k += 1;
-                            bits >> (k - 1) & 1 == 1
-                        });
-                    } else {
-                        filter.members.retain(agrees);
-                    }
+                let (lo, hi) = (filter.lo as usize, filter.hi as usize);
+                let (first, end) = if hi - lo == 1 {
+                    // one member left (a key or enum string soon has): is it still agreeing?
+                    (lo, if next(&order[lo]).is_eq() { hi } else { lo })
+                } else {
+                    let first = lo + order[lo..hi].partition_point(|m| next(m).is_lt());
+                    (
+                        first,
+                        first + order[first..hi].partition_point(|m| next(m).is_eq()),
+                    )
+                };
+                if first < end {
+                    let filter = &mut self.frames[frame].filters[index];
+                    filter.lo = first as u32;
+                    filter.hi = end as u32;
                     continue;
                 }
             }
             let filter = &self.frames[frame].filters[index];
-            let all = self.members(filter);
             // How far into `piece` the longest member still agreed, in whole characters.
             let mut reach = 0u64;
-            for &m in &filter.members {
-                let m = &all[m as usize];
+            for m in self.members(filter) {
                 let tail = if m.len() > old { &m[old..] } else { &[][..] };
                 let mut same = tail.iter().zip(piece).take_while(|(a, b)| a == b).count();
                 while same > 0 && same < piece.len() && (piece[same] as i8) < -0x40 {
@@ -1365,9 +1428,8 @@ impl Checker {
             if !self.checks[check].alive {
                 continue;
             }
-            let all = self.members(filter);
             let text_ = &self.frames[frame].text;
-            if filter.members.iter().any(|&m| &all[m as usize] == text_) {
+            if self.members(filter).any(|m| m == text_.as_slice()) {
                 continue;
             }
             let whole = Shown::Str {
@@ -1443,7 +1505,11 @@ impl Checker {
         if !o.track_keys {
             return Ok(()); // no check of this object reads its keys or their count
         }
-        if !o.keys.insert(key.to_vec()) {
+        let mut owned = self.spare_keys.pop().unwrap_or_default();
+        owned.extend_from_slice(key);
+        if let Some(mut repeated) = o.keys.replace(owned) {
+            repeated.clear();
+            self.spare_keys.push(repeated);
             return Ok(()); // a repeated key
         }
         o.count += 1;
@@ -1997,12 +2063,13 @@ impl Checker {
             if !self.checks[filter.check].alive {
                 continue;
             }
-            let all = self.members(filter);
-            let members: Vec<&[u8]> = filter
-                .members
-                .iter()
-                .map(|&m| all[m as usize].as_slice())
-                .collect();
+            // in the members' own order, as the schema lists them
+            let n = &self.nodes[self.checks[filter.check].node];
+            let all = all_members(n, filter.kind);
+            let mut left =
+                member_order(n, filter.kind)[filter.lo as usize..filter.hi as usize].to_vec();
+            left.sort_unstable();
+            let members: Vec<&[u8]> = left.iter().map(|&m| all[m as usize].as_slice()).collect();
             possible = Some(match possible {
                 None => members,
                 Some(p) => p.into_iter().filter(|m| members.contains(m)).collect(),

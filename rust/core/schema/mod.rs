@@ -14,7 +14,7 @@ pub mod checker;
 pub mod node;
 pub mod numbers;
 
-pub use checker::{AtomText, Checker, Fail, Oracle, Seg, Shown, Violation};
+pub use checker::{prepare, AtomText, Checker, Fail, Oracle, Seg, Shown, Violation};
 pub use node::{Bound, Enum, Evaluated, Node, Scalar};
 
 #[cfg(test)]

@@ -172,11 +172,14 @@ pub struct Node {
     pub evaluated: Option<Box<Evaluated>>,
     /// Some `unevaluatedItems` reads which items its `contains` passed.
     pub contains_annotates: bool,
-    /// Set by `Checker::new`: it applies subschemas beside it (`allOf`, `$ref`, `if`...).
+    /// Set by `checker::prepare`: it applies subschemas beside it (`allOf`, `$ref`, `if`...).
     pub beside: bool,
-    /// Set by `Checker::new`: a new key may settle its `unevaluatedProperties` or
+    /// Set by `checker::prepare`: a new key may settle its `unevaluatedProperties` or
     /// `dependentSchemas`.
     pub keyed: bool,
+    /// Set by `checker::prepare`: the string members of its `enum`, its property names and
+    /// its evaluated names (`Evaluated::name_order`), each as indexes in their bytes' order.
+    pub member_order: [Vec<u32>; 3],
     pub has_object_keywords: bool,
     pub has_array_keywords: bool,
 }

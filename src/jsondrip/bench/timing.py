@@ -89,16 +89,22 @@ def calls_for(seconds_per_call: float, min_time: float) -> int:
 
 
 def best_time(
-    run: Callable[[Any], Any], arg: Any, repeats: int, budget: float, min_time: float
+    run: Callable[[Any], Any],
+    arg: Any,
+    repeats: int,
+    budget: float,
+    min_time: float,
+    timer: Callable[[], float] = time.perf_counter,
 ) -> tuple[float, int]:
-    """(best seconds per call, measurements) within ``budget``: at least one call."""
-    first = clock(run, arg)
+    """(best seconds per call, measurements) within ``budget``: at least one call. ``timer``
+    as for ``clock``."""
+    first = clock(run, arg, timer=timer)
     number = calls_for(first, min_time)
     best, spent, runs = first, first, 1
     if number > 1:  # the first call alone is too short to count
-        best, spent = clock(run, arg, number) / number, spent + first * number
+        best, spent = clock(run, arg, number, timer=timer) / number, spent + first * number
     while runs < repeats and spent + first * number <= budget:
-        elapsed = clock(run, arg, number)
+        elapsed = clock(run, arg, number, timer=timer)
         spent += elapsed
         best = min(best, elapsed / number)
         runs += 1

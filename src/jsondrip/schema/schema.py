@@ -29,11 +29,13 @@ class Schema:
         self.native: Any = None  # the node table for the native checker, made on first use
 
     def native_table(self) -> Any:
-        """The node table the native engine checks with (table.py), made once per schema."""
+        """The node table the native engine checks with (table.py), made and converted
+        (`_engine.native_schema_table`) once per schema: every engine shares it."""
         if self.native is None:
+            from .._engine import native_schema_table
             from .table import native_table
 
-            self.native = native_table(self.root)
+            self.native = native_schema_table(native_table(self.root))
         return self.native
 
     @classmethod

@@ -68,6 +68,11 @@ HANDLERS: dict[str, type[FormatHandler]] = {
     "ollama": OllamaHandler,
 }
 ABORTED = "aborted: the stream was cut before the call was complete"
+_AT_REST = object()  # `_sse`: the SSE decoder was let go at rest (`SSEDecoder.at_rest`)
+# The call table's outbox between the accumulator's calls: none (each call that may emit makes
+# one, `_tick`, and hands it out), so a waiting stream holds no empty list (#28); an event
+# appended outside a call would fail loudly here (a tuple has no `append`)
+_NO_OUTBOX: Any = ()
 
 
 class ToolCallAccumulator:
@@ -149,7 +154,7 @@ class ToolCallAccumulator:
         self.idle_timeout = idle_timeout
         self._clock = clock
         self._table = CallTable(
-            [],
+            _NO_OUTBOX,
             max_arguments_size=max_arguments_size,
             parser_factory=_new_engine,
             clock=clock,
@@ -163,8 +168,9 @@ class ToolCallAccumulator:
         self._lanes = False  # the format has lanes (set with the handler)
         if self.format != "auto":
             self._set_handler(HANDLERS[self.format](self._table))
-        # made by the first `feed_sse` or `feed_lines` (a stream takes one of them, or neither)
-        self._sse: SSEDecoder | None = None
+        # made by the first `feed_sse` or `feed_lines` (a stream takes one of them, or neither);
+        # the SSE decoder is let go while a lane is armed and it is at rest (`_AT_REST`)
+        self._sse: Any = None
         self._lines: LineSplitter | None = None
         self._ended: str | None = None  # None, "finish()" or "abort()"
         # the native lane of the SSE chunks or JSON lines, while one is armed (lane.py)
@@ -215,12 +221,13 @@ class ToolCallAccumulator:
             now = self._clock()
         table = self._tick(now)
         sse = self._sse
-        if sse is None:
-            sse = self._sse = SSEDecoder(max_event_size=self._buffer_limit())
+        if sse is None or sse is _AT_REST:
+            limit = self._buffer_limit()
+            sse = self._sse = SSEDecoder(limit) if sse is None else SSEDecoder.resumed(limit)
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
             if self._lanes:
-                self._lane = self._arm(shortcut.chunk_matcher)
+                self._lane = self._arm_sse(sse)
         else:
             routed = False  # the last event was routed by the shortcut, and framed
             for text in sse.feed_data(data):
@@ -235,11 +242,9 @@ class ToolCallAccumulator:
                 self._read(text)
                 shortcut = self._shortcut
             if routed and sse.idle and self._lanes:
-                self._lane = self._arm(shortcut.chunk_matcher)  # type: ignore[union-attr]
+                self._lane = self._arm_sse(sse)
         events = table.events
-        if not events:
-            return []
-        table.events = []  # the outbox changes hands: cheaper than copying it
+        table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
         return events
 
     def feed_text(self, delta: str) -> list[Event]:
@@ -362,9 +367,7 @@ class ToolCallAccumulator:
             # a plain fragment of a call: the next ones may take a lane
             self._dict_lane = self._arm_dict(event, found)
         events = table.events
-        if not events:
-            return []
-        table.events = []  # the outbox changes hands: cheaper than copying it
+        table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
         return events
 
     def finish(self) -> list[Event]:
@@ -374,7 +377,7 @@ class ToolCallAccumulator:
         self._expire()
         self._ended = "finish()"
         self._lane = self._line_lane = self._dict_lane = None
-        if self._sse is not None:
+        if self._sse is not None and self._sse is not _AT_REST:
             self._sse.close()
         if self._lines is not None:
             for number, line in self._lines.close():  # a last line without its newline
@@ -389,7 +392,8 @@ class ToolCallAccumulator:
             return []
         self._ended = "abort()"
         self._lane = self._line_lane = self._dict_lane = None
-        if self._sse is not None:
+        self._table.events = []
+        if self._sse is not None and self._sse is not _AT_REST:
             self._sse.close()
         outputs = self._table.outputs
         if outputs is not None:
@@ -420,6 +424,7 @@ class ToolCallAccumulator:
         may change now), and the calls idle for longer than `idle_timeout` end."""
         self._lane = self._line_lane = self._dict_lane = None
         table = self._table
+        table.events = []  # the outbox of this call (none is held between calls)
         table.now = now
         if now < table.oldest:
             table.oldest = now
@@ -431,7 +436,8 @@ class ToolCallAccumulator:
     def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
         """The parser refused the fragment the lane took: what `CallTable.append` does then."""
         self._lane = self._line_lane = self._dict_lane = None
-        self._table.feed_failed(lane.state, lane.failed, error)
+        self._table.events = []
+        self._table.feed_failed(lane, lane.failed, error)
         return self._drain()
 
     def _dispatch(self, event: dict[str, Any]) -> None:
@@ -457,18 +463,29 @@ class ToolCallAccumulator:
                 f"malformed {self.format} event ({type(error).__name__}: {error}): {_short(event)}"
             ) from None
 
+    def _arm_sse(self, sse: SSEDecoder) -> Any:
+        """A lane for the SSE chunks the shortcut's last frame knows, or None; while it is
+        armed, the SSE decoder is let go if it is at rest (the long way makes another,
+        `SSEDecoder.resumed`)."""
+        lane = self._arm(self._shortcut.chunk_matcher)  # type: ignore[union-attr]
+        if lane is not None and sse.at_rest:
+            self._sse = _AT_REST
+        return lane
+
     def _arm(self, matcher: Any, route: Any = None) -> Any:
         """A lane for the call that `route` (by default the shortcut's) feeds, through the
         events `matcher` knows, or None (lane.py says when)."""
+        head = None
         if route is None:
-            route = self._shortcut.route  # type: ignore[union-attr]
+            shortcut = self._shortcut
+            route, head = shortcut.route, shortcut.head  # type: ignore[union-attr]
         state = self._handler.lane_target(route)  # type: ignore[union-attr]
         # While the clock reads within this window, the long way's clock check would do
         # nothing (no new oldest activity, no call idle too long): the lane may skip it.
         oldest = self._table.oldest
         self._lane_from = oldest
         self._lane_until = math.inf if self.idle_timeout is None else oldest + self.idle_timeout
-        return arm(self._table, state, matcher)
+        return arm(self._table, state, matcher, head)
 
     def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
         """A lane for the call `route` feeds, through dicts shaped as `event` (None where
@@ -496,7 +513,7 @@ class ToolCallAccumulator:
     def _drain(self) -> list[Event]:
         table = self._table
         events = table.events
-        table.events = []
+        table.events = _NO_OUTBOX
         return events
 
     def __repr__(self) -> str:

@@ -75,7 +75,10 @@ NO_NAMES: frozenset[str] = frozenset()
 
 class CallState:
     """A call's private working state: its parser (an engine), fence stripper, size and
-    clock."""
+    clock; and, while the accumulator has armed it as a lane (lane.py), the lane's own few:
+    the `matcher` of its events, the stream's `head` value, the `limit` of its size and the
+    fragment that `failed`. A lane is not an object of its own: a call waiting for its next
+    fragment would hold one more (#28: memory per open stream)."""
 
     __slots__ = (
         "announced",
@@ -83,8 +86,12 @@ class CallState:
         "changes",
         "content",
         "error_at",
+        "failed",
         "fence",
+        "head",
         "last_active",
+        "limit",
+        "matcher",
         "parser",
         "pending_close",
         "size",
@@ -103,6 +110,44 @@ class CallState:
         # the preview's changes since the last delta (None: none; a list only while the
         # first fragments or a fence are read, off the hot path)
         self.changes: list[Change] | None = None
+        # the lane's (lane.py): set by `arm`
+        self.matcher: Any = None
+        self.head: Any = None
+        self.limit = 0
+        self.failed: str | None = None
+
+    def take(self, event: Any, now: float) -> Any:
+        """The lane (lane.py): the event's `ToolCallDelta`, or None (nothing changed) when
+        the long way must read it. `now` is the accumulator's clock reading. A fragment the
+        engine refuses raises its error after the call took it, as the long way's do;
+        `failed` then holds it."""
+        fragment = self.matcher.fragment(event, self.head)
+        if not fragment:
+            return None
+        size = self.size + len(fragment)
+        if size > self.limit:
+            return None
+        self.last_active = now
+        self.size = size
+        call = self.call
+        tail = call._tail + fragment  # `ToolCall._append_raw`, inline
+        if len(tail) < RAW_TAIL:
+            call._tail = tail
+        else:
+            call._tail = ""
+            call._push(tail)
+        engine: Any = self.parser  # (set: `arm` checked it)
+        try:
+            pending = engine.feed_pending(fragment)
+        except (JSONDecodeError, SchemaViolation):
+            self.failed = fragment
+            raise
+        preview = call.arguments = engine.value
+        if pending is None:
+            pending = ()
+        elif not LAZY_CHANGES:
+            pending = pending.build()
+        return tool_call_delta(call.index, call.id, call.name, fragment, preview, pending)
 
     def feed(self, text: str) -> None:
         """Feed the parser, keeping the changes the fragment made to the preview."""
@@ -416,6 +461,7 @@ class CallTable:
         call.finished = True
         state.parser = None
         state.fence = None
+        state.matcher = None  # (a lane's: a DictMatcher is the stream's own)
         self.states.remove(state)  # open until now: `finished` guards every ending
         if not state.announced:
             self.announce(state)

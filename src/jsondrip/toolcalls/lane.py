@@ -2,15 +2,16 @@
 
 Most events of a tool-call stream are the same envelope around the next fragment of the call
 that had the last one. The long way takes such an event through `EnvelopeShortcut.match_chunk`,
-the format's `take` and `CallTable.append`: a few Python frames around the native calls. A
-`Lane` does what they do for that event in one frame: its matcher reads the fragment out of the
+the format's `take` and `CallTable.append`: a few Python frames around the native calls. The
+lane (`CallState.take`, the call's own state armed with a matcher: no object of its own, #28)
+does what they do for that event in one frame: its matcher reads the fragment out of the
 event (a `ChunkMatcher` for SSE chunks and JSON lines, native or twin; a native `DictMatcher`
 for boto3's dicts), then exactly what `CallTable.append` does on its hot path: the call's
 clock, size and raw text, the engine's `feed_pending` (the contract's lazy change events), the
 preview, and the `ToolCallDelta`.
 
 A lane is *armed* by the accumulator after an event went the long way and left the call on the
-hot path: `arm` makes one only when the long way would do for the next such event exactly what
+hot path: `arm` arms one only when the long way would do for the next such event exactly what
 the lane does, that is when
 
 - the format's `lane_target(route)` names the call that the shortcut's route feeds, and says
@@ -36,69 +37,21 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _engine
-from .._errors import JSONDecodeError
-from ..schema.violation import SchemaViolation
 from .calls import CallState, CallTable
-from .events import LAZY_CHANGES, RAW_TAIL, tool_call_delta
 
-__all__ = ["ENABLED", "Lane", "arm", "dict_matcher"]
+__all__ = ["ENABLED", "arm", "dict_matcher"]
 
 ENABLED = True
 """False: no lane is ever armed (every event goes the long way), for the tests' comparison."""
 
 
-class Lane:
-    """One call's fast way for events its `matcher` knows (see the module)."""
-
-    __slots__ = ("call", "engine", "failed", "limit", "matcher", "size", "state")
-
-    def __init__(self, table: CallTable, state: CallState, matcher: Any) -> None:
-        # (no bound methods kept: each is an object of 72 bytes per open stream, and a
-        # method call on the matcher or engine costs no more than calling one)
-        self.matcher = matcher
-        self.state = state
-        self.call = state.call
-        self.engine: Any = state.parser  # (set: `arm` checked it)
-        self.size = state.size
-        self.limit = table.limit
-        self.failed: str | None = None  # the fragment the engine refused
-
-    def take(self, event: Any, now: float) -> Any:
-        """The event's `ToolCallDelta`, or None (nothing changed) when the long way must read
-        it. `now` is the accumulator's clock reading. A fragment the engine refuses raises its
-        error after the call took it, as the long way's do; `failed` then holds it."""
-        fragment = self.matcher.fragment(event)
-        if not fragment:
-            return None
-        size = self.size + len(fragment)
-        if size > self.limit:
-            return None
-        state = self.state
-        state.last_active = now
-        state.size = self.size = size
-        call = self.call
-        tail = call._tail + fragment  # `ToolCall._append_raw`, inline
-        if len(tail) < RAW_TAIL:
-            call._tail = tail
-        else:
-            call._tail = ""
-            call._push(tail)
-        try:
-            pending = self.engine.feed_pending(fragment)
-        except (JSONDecodeError, SchemaViolation):
-            self.failed = fragment
-            raise
-        preview = call.arguments = self.engine.value
-        if pending is None:
-            pending = ()
-        elif not LAZY_CHANGES:
-            pending = pending.build()
-        return tool_call_delta(call.index, call.id, call.name, fragment, preview, pending)
-
-
-def arm(table: CallTable, state: CallState | None, matcher: Any) -> Lane | None:
-    """A lane for the call `state` through events framed as `matcher`'s, or None when the
-    long way must go on reading them (see the module)."""
+def arm(
+    table: CallTable, state: CallState | None, matcher: Any, head: Any = None
+) -> CallState | None:
+    """The call `state` armed as a lane through events framed as `matcher`'s (with the
+    stream's `head` value, `EnvelopeShortcut.head`): its `take(event, now)` is the lane
+    (`CallState.take`); or None when the long way must go on reading them (see the
+    module)."""
     if (
         not ENABLED
         or state is None
@@ -110,7 +63,11 @@ def arm(table: CallTable, state: CallState | None, matcher: Any) -> Lane | None:
         or not state.announced
     ):
         return None
-    return Lane(table, state, matcher)
+    state.matcher = matcher
+    state.head = head
+    state.limit = table.limit
+    state.failed = None
+    return state
 
 
 def dict_matcher(event: dict[str, Any], path: tuple[str, ...], ignored: tuple[str, ...]) -> Any:

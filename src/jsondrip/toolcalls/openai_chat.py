@@ -83,17 +83,17 @@ class OneMap:
         self.key = self.value = self.more = None
 
 
-class _Choice:
-    """One choice's calls: which call a provider's `index` names, which an `id` names, the
-    most recent one; and the choice's finish reason."""
+class _Choice(OneMap):
+    """One choice's calls: which call a provider's `index` names (the choice is that map
+    itself: one object fewer per open stream, #28), which an `id` names (`by_id`), and the
+    most recent one (`last`)."""
 
-    __slots__ = ("by_id", "by_index", "last", "reason")
+    __slots__ = ("by_id", "last")
 
     def __init__(self) -> None:
-        self.by_index = OneMap()  # provider index -> CallState
+        super().__init__()  # provider index -> CallState
         self.by_id = OneMap()  # call id -> CallState
         self.last: CallState | None = None
-        self.reason: str | None = None
 
 
 class OpenAIChatHandler(FormatHandler):
@@ -129,6 +129,7 @@ class OpenAIChatHandler(FormatHandler):
             if self._reason is not None and self._chunk_id is not None and not self.done_sent:
                 self.end_response(self._reason)  # a new response after a finished one
             self._chunk_id = chunk_id
+            self.shortcut.set_head(chunk_id)  # type: ignore[union-attr]  # routes with it
         if self.done_sent:
             self.begin_response()
         for choice in choices:
@@ -178,7 +179,7 @@ class OpenAIChatHandler(FormatHandler):
             self.begin_response()
         choice, position = route
         cs = self._choices.get(choice)
-        state = None if cs is None else cs.by_index.get(position)
+        state = None if cs is None else cs.get(position)
         if text and state is not None and not state.call.finished:
             self.table.append(state, text)  # the common case, as `_fragment` would do it
         else:
@@ -188,7 +189,7 @@ class OpenAIChatHandler(FormatHandler):
         """The call `_take_arguments` appends the route's fragments to, once a response runs
         and while the call is open."""
         cs = self._choices.get(route[0])
-        state = None if cs is None or self.done_sent else cs.by_index.get(route[1])
+        state = None if cs is None or self.done_sent else cs.get(route[1])
         return None if state is None or state.call.finished else state
 
     def _fragment(self, choice: int, fragment: dict[str, Any]) -> None:
@@ -203,7 +204,7 @@ class OpenAIChatHandler(FormatHandler):
         arguments = function.get("arguments")
         table = self.table
         if position is not None:
-            state = cs.by_index.get(position)
+            state = cs.get(position)
             if (
                 state is not None
                 and name
@@ -224,7 +225,7 @@ class OpenAIChatHandler(FormatHandler):
         if state is None:
             state = table.start(call_id, name, choice=choice)
             if position is not None:
-                cs.by_index.set(position, state)
+                cs.set(position, state)
             if call_id:
                 cs.by_id.set(call_id, state)
             cs.last = state
@@ -254,8 +255,7 @@ class OpenAIChatHandler(FormatHandler):
         cs = self._choices.get(choice)
         if cs is None:
             return
-        cs.reason = reason
-        for state in cs.by_index.values() + cs.by_id.values():
+        for state in cs.values() + cs.by_id.values():
             self.table.close(state, reason)
         if cs.last is not None:
             self.table.close(cs.last, reason)
@@ -308,6 +308,7 @@ def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
     return index, position
 
 
-# `obfuscation`: random padding OpenAI adds to each chunk, never read
-ENVELOPE = Envelope("arguments", _arguments_route, ignored="obfuscation")
+# `obfuscation`: random padding OpenAI adds to each chunk, and `created`: the response's time;
+# never read. `id`: the response's, which `handle` compares with the running one's.
+ENVELOPE = Envelope("arguments", _arguments_route, ("obfuscation", "created"), head="id")
 """The `arguments` fragment chunk's envelope, shared by every stream (shortcut.py)."""

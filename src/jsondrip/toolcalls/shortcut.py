@@ -7,9 +7,13 @@ arguments`. Decoding the whole envelope costs more than parsing the fragment, so
 
 1. find the first `"<key>":"` (the fragment's key) and read the string literal after it with
    the standard library's `scanstring` (strict JSON: the fragment and where it ends);
-2. cut that literal out: the *skeleton* is the event with a sentinel literal in its place
-   (and, if `ignored` names a key, the first string value of that key after the fragment too:
-   OpenAI's random `obfuscation` padding would make every skeleton new);
+2. cut that literal out: the *skeleton* is the event with a sentinel literal in its place;
+   and so are the values of the top-level keys the format never reads (`ignored`: OpenAI's
+   random `obfuscation` padding and its `created` time would make every skeleton new), and
+   of its `head` key, whose value is the stream's own (OpenAI's chunk `id`: one per response,
+   so each stream would learn a skeleton of its own): a chunk matches a frame only with the
+   value the stream has now (`EnvelopeShortcut.set_head`, which the handler calls as it
+   reads the value), so the streams of a server share one frame per skeleton;
 3. look the skeleton up: a known one names a *route* (which call the fragment goes to), and
    the handler takes the fragment without the event ever being decoded.
 
@@ -32,16 +36,20 @@ one call reads the array and writes its argument text (`rust/envelope/partial_ar
 a chunk whose value holds a line break (the SSE decoder would split it there).
 
 A skeleton seen for the second time in a row is learned: decoded once with `json.loads`, it
-must have no repeated key, hold the fragment's sentinel exactly once (the ignored one at most
-once, as the top-level value of its key), and pass the format's `classify`, which returns the
-route (or None: such events always take the full decoding).
+must have no repeated key, hold the fragment's sentinel exactly once (the ignored and head
+ones exactly where they were cut, as the top-level values of their keys), and pass the
+format's `classify`, which returns the route (or None: such events always take the full
+decoding). A skeleton whose head value was not cut out (the key is absent, or its value no
+string) routes only while the stream's head equals that value, as the handler compares it.
 
 Why this is exact: in valid JSON, the characters `"<key>"`, blanks, `:`, blanks, `"` can only
 be a key and the opening quote of its value (a quote after a letter is never escaped), so the
 literal cut out is one string token, and any event with the same skeleton is that skeleton with
 another valid string token in the same place: it decodes to the same value, but for the string.
 Without repeated keys and with the sentinel found once, at the place `classify` checks, the
-fragment is the value the full decoding would have routed.
+fragment is the value the full decoding would have routed. The ignored values are never read
+by the format, and the head value is the one the handler holds already: the full decoding
+would do with them what it does without.
 """
 
 from __future__ import annotations
@@ -54,12 +62,26 @@ from typing import Any, Callable
 
 from .. import _engine
 
-__all__ = ["FRAGMENT", "IGNORED", "ChunkMatcher", "Envelope", "EnvelopeShortcut", "count_value"]
+__all__ = [
+    "FRAGMENT",
+    "HEAD",
+    "IGNORED",
+    "ChunkMatcher",
+    "Envelope",
+    "EnvelopeShortcut",
+    "count_value",
+]
 
 FRAGMENT = "\x00fragment"  # what the fragment's literal decodes to in a skeleton
-IGNORED = "\x00ignored"  # what the ignored key's literal decodes to
+IGNORED = "\x00ignored"  # what an ignored key's value decodes to
+HEAD = "\x00head"  # what the head key's value decodes to
 _FRAGMENT_LITERAL = '"\\u0000fragment"'
 _IGNORED_LITERAL = '"\\u0000ignored"'
+_HEAD_LITERAL = '"\\u0000head"'
+# json's number, read as far as it goes; at most 640 characters, which CPython's `int` reads
+# on every setting (`sys.set_int_max_str_digits`): a longer one takes the long way
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+_MAX_NUMBER = 640
 _COLON = re.compile(r'[ \t\n\r]*:[ \t\n\r]*"')
 _UNKNOWN = object()  # a skeleton classified as not routable: always decode in full
 # (value, end) of the JSON value at an index (typeshed types make_scanner's argument wrongly)
@@ -92,57 +114,70 @@ def count_value(value: Any, target: str) -> int:
 class Envelope:
     """What a format's shortcut knows, shared by all its streams (one per format, made at
     import): the fragment's `key` (`partial_json`, `arguments`), `classify(event)` (the route
-    of a decoded skeleton, whose fragment is `FRAGMENT` and ignored value `IGNORED`, or None),
-    the `ignored` key whose string value after the fragment the format never reads, and
+    of a decoded skeleton, whose fragment is `FRAGMENT`, ignored values `IGNORED` and head
+    value `HEAD`, or None), the `ignored` keys whose top-level values (a string or a number)
+    the format never reads, the `head` key whose top-level string value is the stream's own
+    (the handler tells the shortcut what it is: `EnvelopeShortcut.set_head`), and
     `value=True` when the fragment is any JSON value (Vertex's `partialArgs` array), not a
-    string literal. And the skeletons learned, each with its `Frame`: a skeleton's route
-    depends on the skeleton alone, so a stream learns what another did, and the streams of a
-    server share one frame per envelope instead of each holding the text (#28: memory per
-    open stream)."""
+    string literal (then no key is ignored and there is no head). And the skeletons learned,
+    each with its `Frame`: a skeleton's route depends on the skeleton alone, so a stream
+    learns what another did, and the streams of a server share one frame per envelope instead
+    of each holding the text (#28: memory per open stream)."""
 
-    __slots__ = ("classify", "ignored", "ignored_name", "key", "routes", "scan", "value")
+    __slots__ = ("classify", "cuts", "head", "ignored", "key", "routes", "scan", "value")
 
     def __init__(
         self,
         key: str,
         classify: Callable[[dict[str, Any]], Any],
-        ignored: str | None = None,
+        ignored: str | tuple[str, ...] | None = None,
         *,
+        head: str | None = None,
         value: bool = False,
     ) -> None:
         self.key = f'"{key}"'
         self.classify = classify
-        self.ignored_name = ignored
-        self.ignored = None if ignored is None else f'"{ignored}"'
+        self.ignored: tuple[str, ...] = (ignored,) if isinstance(ignored, str) else ignored or ()
+        self.head = head
+        if value and (self.ignored or head is not None):
+            raise ValueError("value mode cuts out the value alone")
+        # (the key as it is spelled in the text, and whether it is the head)
+        self.cuts = tuple((f'"{name}"', False) for name in self.ignored)
+        if head is not None:
+            self.cuts += ((f'"{head}"', True),)
         self.value = value
         self.scan: Callable[[str, int], tuple[Any, int]] = _scan_any if value else scanstring
         # skeleton -> its Frame, or _UNKNOWN (bounded: a stream has a handful)
         self.routes: dict[str, Any] = {}
 
 
+_CUT = object()  # a frame's head value is cut out: each chunk's is compared with the stream's
+
+
 class Frame:
-    """A routed skeleton's events as text: `prefix` (up to the fragment's literal, which
-    starts at `start`), `middle` (between it and the ignored literal, if cut out) and
-    `suffix`; its `route`; and the matchers of the whole SSE chunk and JSON line such an event
-    comes in, made when first needed, each with what it was made for (the SSE `head`, and the
-    backend's native helpers or None: `_chunk_matcher`). Shared by the streams whose events
-    have that skeleton (`Envelope.routes`)."""
+    """A routed skeleton's events as text around their holes: `texts[0]`, then each hole
+    (`holes`, a letter each: `f` the fragment's literal or `v` its value, `h` the head
+    value, `s` an ignored string literal, `n` an ignored number) followed by its text; the
+    `route`; `fixed`, the head value the stream must have for this skeleton to route when it
+    was not cut out (`_CUT` when it was); and the matchers of the whole SSE chunk and JSON
+    line such an event comes in, made when first needed, each with what it was made for (the
+    SSE `head`, and the backend's native helpers or None: `_chunk_matcher`). Shared by the
+    streams whose events have that skeleton (`Envelope.routes`)."""
 
-    __slots__ = ("chunk", "line", "middle", "prefix", "route", "start", "suffix")
+    __slots__ = ("chunk", "fixed", "holes", "line", "route", "start", "steps", "texts")
 
-    def __init__(
-        self, prefix: str, start: int, middle: str | None, suffix: str | None, route: Any
-    ) -> None:
-        self.prefix = prefix
-        self.start = start
-        self.middle = middle
-        self.suffix = suffix
+    def __init__(self, texts: tuple[str, ...], holes: str, route: Any, fixed: Any) -> None:
+        self.texts = texts
+        self.holes = holes
+        self.start = len(texts[0])
+        self.steps = tuple(zip(holes, texts[1:]))  # each hole and the text after it
         self.route = route
+        self.fixed = fixed
         self.chunk: tuple[str, Any, Any] | None = None  # (head, native, its ChunkMatcher)
         self.line: tuple[Any, Any] | None = None  # (native, its ChunkMatcher)
 
 
-_NO_FRAME = Frame("", 0, None, None, None)  # no text equals its suffix: nothing matches
+_NO_FRAME = Frame(("",), "", None, None)  # no frame yet: `match` goes by the skeleton
 
 
 class EnvelopeShortcut:
@@ -158,12 +193,12 @@ class EnvelopeShortcut:
     `take_chunk`, value mode has no chunk check.
 
     What is its own is small: the frame of the last routed event (shared with the streams of
-    the same skeleton), and the hash of the last skeleton seen once since then (a skeleton is
-    learned on its second sight in a row, no event routed between, by any stream of the
-    envelope).
+    the same skeleton), the stream's head value (`set_head`), and the hash of the last
+    skeleton seen once since then (a skeleton is learned on its second sight in a row, no
+    event routed between, by any stream of the envelope).
     """
 
-    __slots__ = ("_envelope", "_frame", "_last_miss", "_owner", "_take", "_take_chunk")
+    __slots__ = ("_envelope", "_frame", "_last_miss", "_owner", "_take", "_take_chunk", "head")
 
     def __init__(
         self,
@@ -181,6 +216,14 @@ class EnvelopeShortcut:
         # the hash of the last skeleton not known (a skeleton is kept whole only where it is
         # learned: a collision would only learn one seen once, which is as exact)
         self._last_miss: int | None = None
+        self.head: Any = None  # the stream's value of the envelope's head key
+
+    def set_head(self, value: Any) -> None:
+        """The stream's value of the envelope's head key is now `value` (the handler read it
+        in an event decoded in full): events route only with it from now on."""
+        if value is not self.head:
+            self.head = value
+            self._frame = _NO_FRAME  # a frame whose head was not cut out held for the old one
 
     @property
     def route(self) -> Any:
@@ -202,22 +245,34 @@ class EnvelopeShortcut:
 
     def match(self, text: str) -> bool:
         """Take the event's fragment if its skeleton is known; False: decode it in full."""
-        # First, is it the last routed skeleton again? Its text around the literals is known,
+        # First, is it the last routed skeleton again? Its text around the holes is known,
         # so the check is a few comparisons, without building the skeleton.
         frame = self._frame
-        if text.startswith(frame.prefix):
-            try:
-                fragment, end = self._envelope.scan(text, frame.start)
-                middle = frame.middle
-                if middle is not None:
-                    if not text.startswith(middle, end):
+        if frame is _NO_FRAME or not text.startswith(frame.texts[0]):
+            return self._by_skeleton(text)
+        at = frame.start
+        fragment = None
+        try:
+            for hole, after in frame.steps:
+                if hole == "f" or hole == "v":
+                    fragment, at = self._envelope.scan(text, at)
+                elif hole == "n":
+                    number = _NUMBER.match(text, at)
+                    if number is None or number.end() - at > _MAX_NUMBER:
                         return self._by_skeleton(text)
-                    _, end = scanstring(text, end + len(middle))
-            except ValueError:  # not a valid string literal: let the full decoding decide
-                return False
-            if text[end:] == frame.suffix:
-                return self._take(self._owner, frame.route, fragment) is not False
-        return self._by_skeleton(text)
+                    at = number.end()
+                else:
+                    value, at = scanstring(text, at)
+                    if hole == "h" and value != self.head:
+                        return False  # another response's: the handler reads it in full
+                if not text.startswith(after, at):
+                    return self._by_skeleton(text)
+                at += len(after)
+        except ValueError:  # not a valid string literal: let the full decoding decide
+            return False
+        if at != len(text):
+            return self._by_skeleton(text)
+        return self._take(self._owner, frame.route, fragment) is not False
 
     def _frames(self) -> bool:
         """Whether chunks and lines are checked whole (value mode: only with `take_chunk`)."""
@@ -227,22 +282,22 @@ class EnvelopeShortcut:
         """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
         (`head` as `SSEDecoder.head` gives it): `match_chunk` knows the next such chunk."""
         frame = self._frame
-        if frame.suffix is not None and self._frames():
+        if frame.route is not None and self._frames():
             native = _engine.envelope()
             chunk = frame.chunk
             if chunk is None or chunk[0] != head or chunk[1] is not native:
-                prefix, suffix = head + frame.prefix, frame.suffix + "\n\n"
-                frame.chunk = (head, native, _chunk_matcher(native, prefix, frame.middle, suffix))
+                texts = _framed(frame.texts, head, "\n\n")
+                frame.chunk = (head, native, _chunk_matcher(native, texts, frame.holes))
 
     def frame_line(self) -> None:
         """The event `match` just took came as a JSON line: `match_line` knows the next."""
         frame = self._frame
-        if frame.suffix is not None and self._frames():
+        if frame.route is not None and self._frames():
             native = _engine.envelope()
             line = frame.line
             if line is None or line[0] is not native:
-                matcher = _chunk_matcher(native, frame.prefix, frame.middle, frame.suffix + "\n")
-                frame.line = (native, matcher)
+                texts = _framed(frame.texts, "", "\n")
+                frame.line = (native, _chunk_matcher(native, texts, frame.holes))
 
     def match_line(self, chunk: bytes) -> bool:
         """`match` for a chunk that is one whole JSON line ending in `\n`, read while the
@@ -255,7 +310,7 @@ class EnvelopeShortcut:
         matcher = line[1]
         if self._envelope.value:
             return self._take_chunk(self._owner, frame.route, matcher, chunk)  # type: ignore[misc]
-        fragment = matcher.fragment(chunk)
+        fragment = matcher.fragment(chunk, self.head)
         if fragment is None:
             return False
         self._take(self._owner, frame.route, fragment)
@@ -265,9 +320,9 @@ class EnvelopeShortcut:
         """`match` for a whole SSE chunk framed as the last one `frame` was told of, read
         while the SSE decoder is idle; False: read the chunk the long way.
 
-        Exact: the text around the literals is that chunk's, one event of one `data:` line,
-        and a valid literal holds no line break, so the decoder would give this chunk's data
-        as one event, and `match` would route it the same way.
+        Exact: the text around the holes is that chunk's, one event of one `data:` line,
+        and a valid literal or number holds no line break, so the decoder would give this
+        chunk's data as one event, and `match` would route it the same way.
         """
         frame = self._frame
         framed = frame.chunk
@@ -276,7 +331,7 @@ class EnvelopeShortcut:
         matcher = framed[2]
         if self._envelope.value:
             return self._take_chunk(self._owner, frame.route, matcher, chunk)  # type: ignore[misc]
-        fragment = matcher.fragment(chunk)
+        fragment = matcher.fragment(chunk, self.head)
         if fragment is None:
             return False
         self._take(self._owner, frame.route, fragment)
@@ -299,35 +354,66 @@ class EnvelopeShortcut:
             fragment, end = envelope.scan(text, start)
         except ValueError:
             return False
-        skeleton = text[: start - quote] + _FRAGMENT_LITERAL
-        middle = None
-        ignored = envelope.ignored
-        if ignored is not None:
-            at = _value_start(text, text.find(ignored, end), len(ignored))
-            if at >= 0:
+        # what is cut out: (where its token begins, where its reading begins, its end, hole)
+        cuts = [(start - quote, start, end, "v" if envelope.value else "f")]
+        head = None  # the head value cut out, if one is
+        for spelled, is_head in envelope.cuts:
+            # the last one: the top-level keys of the formats' chunks are first or last, and
+            # a nested key of that name comes before the last top-level one (the learning
+            # checks that it was the top-level value)
+            at = text.rfind(spelled)
+            if at < 0:
+                continue
+            colon = _COLON_ANY.match(text, at + len(spelled))
+            if colon is None:
+                continue
+            at = colon.end()
+            if text[at : at + 1] == '"':
                 try:
-                    _, after = scanstring(text, at)
+                    value, after = scanstring(text, at + 1)
                 except ValueError:
                     return False
-                middle = text[end:at]
-                skeleton += middle[:-1] + _IGNORED_LITERAL
-                end = after
-        skeleton += text[end:]
+                if is_head:
+                    head = value
+                cuts.append((at, at + 1, after, "h" if is_head else "s"))
+            elif not is_head:
+                number = _NUMBER.match(text, at)
+                if number is not None and number.end() - at <= _MAX_NUMBER:
+                    cuts.append((at, at, number.end(), "n"))
+        texts: list[str] = []
+        pieces: list[str] = []  # of the skeleton
+        done = 0
+        holes = ""
+        if len(cuts) > 1:
+            cuts.sort()
+        for begin, inside, after, hole in cuts:
+            if begin < done:
+                return False  # (no two tokens overlap in valid JSON: let the decoding say)
+            texts.append(text[done:inside])
+            pieces += (text[done:begin], _SENTINELS[hole])
+            done = after
+            holes += hole
+        texts.append(text[done:])
+        pieces.append(text[done:])
+        skeleton = "".join(pieces)
         frame = envelope.routes.get(skeleton)
         if frame is None:
-            frame = self._learn(skeleton, text[:start], start, middle, text[end:])
+            frame = self._learn(skeleton, tuple(texts), holes)
             if frame is None:
                 return False
         if frame is _UNKNOWN:
             return False
+        if frame.fixed is _CUT:
+            if head != self.head:
+                return False  # another response's: the handler reads it in full
+        elif frame.fixed != self.head:
+            return False  # as the handler compares them: a new response, read in full
         self._frame = frame  # the quick check of the next event
         self._last_miss = None  # a routed event ends a row of misses: no int kept (#28)
         return self._take(self._owner, frame.route, fragment) is not False
 
-    def _learn(
-        self, skeleton: str, prefix: str, start: int, middle: str | None, suffix: str
-    ) -> Any:
-        """The frame of a skeleton seen twice in a row, its text around the literals as given
+    def _learn(self, skeleton: str, texts: tuple[str, ...], holes: str) -> Any:
+        """The frame of a skeleton seen twice in a row, its text around the holes as given
         (None: not yet, decode in full; `_UNKNOWN`: never)."""
         seen = hash(skeleton)  # cached in the str: the lookup before computed it
         if seen != self._last_miss:
@@ -339,33 +425,61 @@ class EnvelopeShortcut:
             event = json.loads(skeleton, object_pairs_hook=_unique_pairs)
         except (ValueError, RecursionError):
             event = None
-        route = None
+        route = fixed = None
         if type(event) is dict and count_value(event, FRAGMENT) == 1:
-            # the ignored value, if cut out, must be the top-level one the format never reads
-            ignored_here = event.get(envelope.ignored_name) == IGNORED
-            if count_value(event, IGNORED) == ignored_here:
+            # each ignored value cut out is the top-level one of an ignored key, and so is
+            # the head value, if cut out
+            ignored = holes.count("s") + holes.count("n")
+            top = sum(event.get(name) == IGNORED for name in envelope.ignored)
+            cut = "h" in holes
+            fixed = _CUT if cut else event.get(envelope.head) if envelope.head else None
+            if (
+                count_value(event, IGNORED) == top == ignored
+                and count_value(event, HEAD) == cut
+                and (not cut or event.get(envelope.head) == HEAD)  # type: ignore[arg-type]
+            ):
                 route = envelope.classify(event)
         routes = envelope.routes
         if len(routes) >= _MAX_ROUTES:
             routes.clear()
-        frame = _UNKNOWN if route is None else Frame(prefix, start, middle, suffix, route)
+        frame = _UNKNOWN if route is None else Frame(texts, holes, route, fixed)
         routes[skeleton] = frame
         return frame
 
 
+_SENTINELS = {
+    "f": _FRAGMENT_LITERAL,
+    "v": _FRAGMENT_LITERAL,
+    "h": _HEAD_LITERAL,
+    "s": _IGNORED_LITERAL,
+    "n": _IGNORED_LITERAL,
+}
+
+
+def _framed(texts: tuple[str, ...], before: str, after: str) -> list[str]:
+    """A frame's texts with `before` the first and `after` the last (an SSE chunk's head and
+    end, a line's end)."""
+    framed = list(texts)
+    framed[0] = before + framed[0]
+    framed[-1] += after
+    return framed
+
+
 class ChunkMatcher:
-    """An SSE chunk framed as the last routed one: `prefix`, the fragment literal, then
-    (with an ignored key) `middle` and its literal, then `suffix`. The python backend's twin
-    of the native `jsondrip._native.ChunkMatcher` (`rust/envelope`): the same answers, the
+    """An SSE chunk framed as the last routed one: `texts[0]`, then each hole (`holes`, a
+    letter each, as `Frame` has them) followed by its text. The python backend's twin of the
+    native `jsondrip._native.ChunkMatcher` (`rust/envelope`): the same answers, the
     differential tests run both."""
 
-    __slots__ = ("middle", "prefix", "start", "suffix")
+    __slots__ = ("prefix", "start", "steps", "suffix")
 
-    def __init__(self, prefix: str, middle: str | None, suffix: str) -> None:
-        self.prefix = prefix
-        self.start = len(prefix)
-        self.middle = middle
-        self.suffix = suffix
+    def __init__(self, texts: list[str] | tuple[str, ...], holes: str) -> None:
+        if len(texts) != len(holes) + 1:
+            raise ValueError("one text more than the holes")
+        self.prefix = texts[0]
+        self.start = len(texts[0])
+        self.steps = tuple(zip(holes, texts[1:]))
+        self.suffix = texts[-1]
 
     def _framed(self, chunk: bytes) -> str | None:
         """The chunk as text if it is valid UTF-8 and starts with this frame's prefix."""
@@ -375,31 +489,41 @@ class ChunkMatcher:
             return None
         return text if text[: self.start] == self.prefix else None
 
-    def fragment(self, chunk: bytes) -> str | None:
+    def fragment(self, chunk: bytes, head: Any = None) -> str | None:
         """The chunk's decoded fragment literal if it is framed as this one's with valid
-        literals (and is valid UTF-8), else None; None too for a fragment holding a lone
-        surrogate, which a Rust string cannot hold (`match` then takes it, exactly)."""
+        literals (and is valid UTF-8), and its head hole (if any) decodes to `head`, else
+        None; None too for a fragment or head holding a lone surrogate, which a Rust string
+        cannot hold (`match` then takes it, exactly)."""
         text = self._framed(chunk)
         if text is None:
             return None
+        at = self.start
+        fragment = None
         try:
-            fragment, end = scanstring(text, self.start)
-            middle = self.middle
-            if middle is not None:
-                after = end + len(middle)
-                if text[end:after] != middle:
+            for hole, after in self.steps:
+                if hole == "f":
+                    fragment, at = scanstring(text, at)
+                elif hole == "n":
+                    number = _NUMBER.match(text, at)
+                    if number is None or number.end() - at > _MAX_NUMBER:
+                        return None
+                    at = number.end()
+                elif hole == "h":
+                    value, at = scanstring(text, at)
+                    if not isinstance(head, str) or value != head or _lone(value):
+                        return None
+                elif hole == "s":
+                    _, at = scanstring(text, at)
+                else:
+                    return None  # value mode: `pieces` reads it
+                if not text.startswith(after, at):
                     return None
-                _, end = scanstring(text, after)
+                at += len(after)
         except ValueError:
             return None
-        if text[end:] != self.suffix:
-            return None
-        if not fragment.isascii():  # a lone surrogate takes the long way, as in Rust
-            try:
-                fragment.encode()
-            except UnicodeEncodeError:
-                return None
-        return fragment
+        if at != len(text) or fragment is None or _lone(fragment):
+            return None  # a lone surrogate takes the long way, as in Rust
+        return fragment  # type: ignore[no-any-return]
 
     def pieces(self, chunk: bytes) -> list[Any] | None:
         """Value mode: the chunk's decoded JSON array (Vertex's `partialArgs`) if the chunk is
@@ -407,7 +531,7 @@ class ChunkMatcher:
         None. Twin of the native `PartialArgs.feed_chunk`'s read (which leaves more to the long
         way: both are exact)."""
         text = self._framed(chunk)
-        if text is None:
+        if text is None or [hole for hole, _ in self.steps] != ["v"]:
             return None
         start = self.start
         try:
@@ -421,15 +545,26 @@ class ChunkMatcher:
         return value  # type: ignore[no-any-return]
 
 
-def _chunk_matcher(native: Any, prefix: str, middle: str | None, suffix: str) -> Any:
+def _lone(text: str) -> bool:
+    """Whether `text` holds a lone surrogate (no UTF-8 can hold it)."""
+    if text.isascii():
+        return False
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _chunk_matcher(native: Any, texts: list[str], holes: str) -> Any:
     """The backend's `ChunkMatcher`: the native one when parsers run native (`native`: the
     native helpers, `_engine.envelope()`)."""
     if native is not None:
         try:
-            return native.ChunkMatcher(prefix, middle, suffix)
+            return native.ChunkMatcher(texts, holes)
         except UnicodeEncodeError:  # a lone surrogate (text fed as str): the twin keeps it
             pass
-    return ChunkMatcher(prefix, middle, suffix)
+    return ChunkMatcher(texts, holes)
 
 
 _COLON_ANY = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")

@@ -74,6 +74,22 @@ class SSEDecoder:
         self.idle = False
         self.head: str | None = None
 
+    @classmethod
+    def resumed(cls, max_event_size: int | None = None) -> SSEDecoder:
+        """A decoder for a stream whose chunks so far another decoder read and left at rest
+        (`at_rest`): idle, the BOM check done. A stream that waits for its next chunk need
+        not hold a decoder (#28: memory per open stream)."""
+        decoder = cls(max_event_size)
+        decoder._started = True
+        decoder.idle = True
+        return decoder
+
+    @property
+    def at_rest(self) -> bool:
+        """Whether this decoder holds nothing that `resumed()` would not: idle, no last event
+        id, no retry time."""
+        return self.idle and self.last_event_id is None and self.retry is None
+
     def feed(self, chunk: bytes | bytearray | memoryview | str) -> list[ServerSentEvent]:
         """Read a chunk; return the events it completes (often none, sometimes several)."""
         return [ServerSentEvent(*fields) for fields in self.feed_fields(chunk)]

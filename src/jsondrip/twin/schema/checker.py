@@ -160,6 +160,9 @@ class Frame:
         self.limit = NO_LIMIT  # string: the smallest maxLength of its checks
         self.parts: list[str] = []
         # string: per check with string enum members, the members the text is still a prefix of
+        # (the core keeps the same members as a range of them sorted by their bytes, where
+        # those that begin with the text are neighbours; the set and its order as
+        # `candidates` gives it are the same)
         self.filters: list[list[Any]] = []
         # a check of it has something to settle at the value's end (`not`, `oneOf`, `if`...)
         self.settle = False
