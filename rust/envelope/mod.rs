@@ -87,17 +87,19 @@ impl ChunkMatch {
                     }
                 }
                 Hole::Head => {
-                    let end = literal_end(chunk, at)?;
-                    let literal = &chunk[at..end - 1];
-                    let same = if literal.contains(&b'\\') {
-                        scan_literal(chunk, at)?.0.as_bytes() == head?
+                    let head = head?;
+                    let end = at + head.len();
+                    // the common case, no scan of the chunk: the literal is the head's bytes
+                    // as they stand (no quote, backslash or control byte in them, so the
+                    // literal closes right after them)
+                    if chunk.get(at..end) == Some(head)
+                        && chunk.get(end) == Some(&b'"')
+                        && is_plain(head)
+                    {
+                        end + 1
                     } else {
-                        literal == head?
-                    };
-                    if !same {
-                        return None;
+                        head_end(chunk, at, head)?
                     }
-                    end
                 }
                 Hole::Text => literal_end(chunk, at)?,
                 Hole::Number => number_end(chunk, at)?,
@@ -127,6 +129,28 @@ impl ChunkMatch {
             _ => false,
         }
     }
+}
+
+/// Whether `text` holds no byte a JSON string literal must escape or ends at (quote,
+/// backslash, control): such text stands in a literal as itself. No early exit, so that the
+/// loop runs as wide words.
+fn is_plain(text: &[u8]) -> bool {
+    !text.iter().fold(false, |stop, &b| {
+        stop | (b == b'"') | (b == b'\\') | (b < 0x20)
+    })
+}
+
+/// Where the literal at `start` ends, if it is valid and decodes to `head` (its bytes
+/// escaped some other way than as they stand), else None.
+fn head_end(chunk: &[u8], start: usize, head: &[u8]) -> Option<usize> {
+    let end = literal_end(chunk, start)?;
+    let literal = &chunk[start..end - 1];
+    let same = if literal.contains(&b'\\') {
+        scan_literal(chunk, start)?.0.as_bytes() == head
+    } else {
+        literal == head
+    };
+    same.then_some(end)
 }
 
 /// Where the JSON number at `start` ends (`-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?`, read as far

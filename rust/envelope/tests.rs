@@ -117,6 +117,26 @@ fn the_head_must_be_the_streams_own() {
     assert_eq!(m.fragment(chunk, None), None); // no head known yet
     let escaped = b"{\"id\":\"c\\u002d1\",\"created\":17,\"a\":\"x\"}";
     assert_eq!(m.fragment(escaped, Some(b"c-1")), Some("x".into())); // decoded, then compared
+
+    // A head whose bytes would not stand as themselves in a literal is never taken as they
+    // stand: the literal `c` is followed by a quote, but the head `c"` is not what it decodes to.
+    let quoted = ChunkMatch::new(
+        b"{\"id\":\"",
+        vec![
+            (Hole::Head, b",\"a\":\"".to_vec()),
+            (Hole::Fragment, b"}".to_vec()),
+        ],
+    );
+    assert_eq!(
+        quoted.fragment(b"{\"id\":\"c\"\",\"a\":\"x\"}", Some(b"c\"")),
+        None
+    );
+    assert_eq!(
+        quoted.fragment(b"{\"id\":\"c\\\"\",\"a\":\"x\"}", Some(b"c\"")),
+        Some("x".into())
+    );
+    let control = b"{\"id\":\"c\x01\",\"a\":\"x\"}"; // a raw control byte: no literal
+    assert_eq!(quoted.fragment(control, Some(b"c\x01")), None);
     for created in ["-1.5e+3", "0", "0.25", "1E9"] {
         let chunk = format!("{{\"id\":\"c-1\",\"created\":{created},\"a\":\"x\"}}");
         assert_eq!(
