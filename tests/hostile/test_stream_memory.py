@@ -241,7 +241,8 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     accumulator = mid_call(backend, monkeypatch)
     handler = accumulator._handler
     assert handler is not None
-    (state,) = accumulator._table.states
+    state = accumulator._table._first
+    assert state is not None and accumulator._table._later is None  # one call: no list
     assert accumulator._lines is None
     assert handler._splitters is None and handler._readers is None
     assert state.changes is None and state.fence is None

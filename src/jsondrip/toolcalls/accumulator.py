@@ -182,7 +182,7 @@ class ToolCallAccumulator:
     @property
     def tool_calls(self) -> list[ToolCall]:
         """Every call seen so far, in the order they started (`index` is the position)."""
-        return list(self._table.calls)
+        return self._table.calls
 
     @property
     def ignored_fragments(self) -> int:

@@ -160,12 +160,16 @@ class CallState:
 
 
 class CallTable:
-    """All calls of one accumulator, in the order they started, and the events they emit."""
+    """All calls of one accumulator, in the order they started, and the events they emit.
+
+    The calls are held as the first one and a list of the later ones, made by the second
+    call (a list is an object of 88 bytes, and nearly every stream has one call: #28); the
+    open ones are those not finished, in the same order (`open_states`)."""
 
     __slots__ = (
-        "_clock",
+        "_first",
+        "_later",
         "_parser_factory",
-        "calls",
         "events",
         "ignored_fragments",
         "limit",
@@ -174,7 +178,6 @@ class CallTable:
         "oldest",
         "outputs",
         "schemas",
-        "states",
         "unchecked",
     )
 
@@ -189,15 +192,14 @@ class CallTable:
         unchecked: frozenset[str] = NO_NAMES,
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
-        self.calls: list[ToolCall] = []
-        self.states: list[CallState] = []  # the open calls, in index order
+        self._first: CallState | None = None  # the first call's state
+        self._later: list[CallState] | None = None  # the others', in index order
         self.outputs: Any = None  # structured output in the text (output.py), if asked for
         self.max_size = max_arguments_size
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
         self._parser_factory = parser_factory
         self.schemas = schemas
         self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
-        self._clock = clock
         self.ignored_fragments = 0  # fragments that arrived for calls already ended
         self.now = clock()  # the time of the accumulator call being served
         # No open call was active before this: none can be idle for t seconds before
@@ -205,16 +207,34 @@ class CallTable:
         # `last_active` is a `now`, and the accumulator lowers this to each `now` it serves.
         self.oldest = math.inf
 
+    @property
+    def calls(self) -> list[ToolCall]:
+        """Every call, in the order they started (`index` is the position)."""
+        return [state.call for state in self._states()]
+
+    def _states(self) -> list[CallState]:
+        """Every call's state, in index order."""
+        first = self._first
+        if first is None:
+            return []
+        later = self._later
+        return [first] if later is None else [first, *later]
+
     # -- starting -------------------------------------------------------------------------
 
     def start(
         self, id: str | None, name: str, *, choice: int = 0, kind: str = "function"
     ) -> CallState:
         """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`."""
-        call = ToolCall(len(self.calls), id, name, choice, kind)
-        self.calls.append(call)
-        state = CallState(call, self._parser_factory(), self.now)
-        self.states.append(state)
+        first, later = self._first, self._later
+        index = 0 if first is None else 1 if later is None else 1 + len(later)
+        state = CallState(ToolCall(index, id, name, choice, kind), self._parser_factory(), self.now)
+        if first is None:
+            self._first = state
+        elif later is None:
+            self._later = [state]
+        else:
+            later.append(state)
         return state
 
     def announce(self, state: CallState) -> None:
@@ -462,7 +482,6 @@ class CallTable:
         state.parser = None
         state.fence = None
         state.matcher = None  # (a lane's: a DictMatcher is the stream's own)
-        self.states.remove(state)  # open until now: `finished` guards every ending
         if not state.announced:
             self.announce(state)
         self.events.append(ToolCallDone(call))
@@ -471,19 +490,14 @@ class CallTable:
 
     def open_states(self) -> list[CallState]:
         """The calls not ended yet, in index order."""
-        return list(self.states)
+        return [state for state in self._states() if not state.call.finished]
 
     def expire(self, now: float, idle_timeout: float | None) -> None:
         """End every call still waiting for arguments that got none for `idle_timeout` s."""
         if idle_timeout is None:
             return
-        for state in self.states:
-            if now - state.last_active > idle_timeout:
-                break
-        else:
-            self.oldest = min((s.last_active for s in self.states), default=math.inf)
-            return
-        late = [s for s in self.states if now - s.last_active > idle_timeout]
+        states = self.open_states()
+        late = [s for s in states if now - s.last_active > idle_timeout]
         for state in late:
             if state.pending_close or (state.parser is not None and state.parser.done):
                 continue  # not waiting for arguments: only for the stream to close it
@@ -492,7 +506,8 @@ class CallTable:
                 state,
                 f"timed out: no arguments for {idle:.1f} s (idle_timeout {idle_timeout} s)",
             )
-        self.oldest = min((s.last_active for s in self.states), default=math.inf)
+        open_states = self.open_states() if late else states
+        self.oldest = min((s.last_active for s in open_states), default=math.inf)
 
 
 def _where(msg: str, raw: str, pos: int) -> str:
