@@ -110,6 +110,11 @@ def test_parser_objects_have_no_instance_dict(backend: str) -> None:
     assert not hasattr(parser, "__dict__")
 
 
+def slot_names(obj: object) -> list[str]:
+    """Every slot of the object's class and its bases."""
+    return [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())]
+
+
 def raw_strs(call: ToolCall) -> list[str]:
     """The strs a call keeps its raw text in."""
     return [call._raw, *(call._chunks or ()), call._tail]
@@ -186,8 +191,6 @@ def test_an_open_accumulator_holds_no_instance_dicts(format: str) -> None:
     accumulator.feed_sse(b"dat")  # ASCII only: decoded in one go
     accumulator.feed_lines("")
     parts = [accumulator, accumulator._table, accumulator._sse, accumulator._lines, handler]
-    if handler is not None and handler.shortcut is not None:
-        parts.append(handler.shortcut)
     for part in parts:
         assert not hasattr(part, "__dict__"), type(part).__name__
     assert accumulator._sse._utf8 is None and accumulator._lines._utf8 is None  # type: ignore[union-attr]
@@ -250,14 +253,13 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     lane = accumulator._lane
     assert lane is state  # the stream runs on its lane, which is the call's state
     parts = [accumulator, accumulator._table, handler, state, state.call]
-    for part in [*parts, handler.shortcut]:
+    for part in parts:
         assert not hasattr(part, "__dict__"), type(part).__name__
     assert all(not callable(getattr(lane, name)) for name in type(lane).__slots__)
-    # the shortcut calls its handler's function with the handler: no bound method kept
-    shortcut = handler.shortcut
-    assert shortcut is not None and shortcut._owner is handler
-    for name in type(shortcut).__slots__:
-        assert not isinstance(getattr(shortcut, name), types.MethodType), name
+    # the handler is its own envelope shortcut: no object of its own, no bound method kept
+    assert accumulator._shortcut is handler
+    for name in slot_names(handler):
+        assert not isinstance(getattr(handler, name, None), types.MethodType), name
     # one choice, one call by index and by id: held in slots, no dict
     choice = handler._choices.get(0)
     assert handler._choices.more is None and choice is not None
@@ -295,7 +297,7 @@ def test_streams_with_response_ids_of_their_own_share_their_envelope_text(
     assert one._frame is two._frame and one.chunk_matcher is two.chunk_matcher
     assert one._frame.holes == "hnfs"  # id, created, the fragment, obfuscation
     for stream, shortcut in zip(streams, (one, two)):
-        assert shortcut.head is stream._handler._chunk_id  # type: ignore[union-attr]
+        assert shortcut is stream._handler
         assert stream._lane is not None and stream._lane.head is shortcut.head
         assert stream._lane.matcher is shortcut.chunk_matcher
 

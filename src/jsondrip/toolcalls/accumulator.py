@@ -50,7 +50,6 @@ from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
 from .output import ABORTED as OUTPUT_ABORTED
 from .output import OutputTable
-from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
 from .text import canonical_family, reader_factory
 from .text.handler import TextHandler
@@ -122,7 +121,6 @@ class ToolCallAccumulator:
         "_lane",
         "_lane_from",
         "_lane_until",
-        "_lanes",
         "_line_lane",
         "_lines",
         "_shortcut",
@@ -164,8 +162,9 @@ class ToolCallAccumulator:
         if output is not None and output is not False:
             self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
-        self._shortcut: EnvelopeShortcut | None = None
-        self._lanes = False  # the format has lanes (set with the handler)
+        # the handler, while its format has a shortcut (`EnvelopeShortcut`): None, the long
+        # way only (set with the handler)
+        self._shortcut: FormatHandler | None = None
         if self.format != "auto":
             self._set_handler(HANDLERS[self.format](self._table))
         # made by the first `feed_sse` or `feed_lines` (a stream takes one of them, or neither);
@@ -226,7 +225,7 @@ class ToolCallAccumulator:
             sse = self._sse = SSEDecoder(limit) if sse is None else SSEDecoder.resumed(limit)
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
-            if self._lanes:
+            if shortcut.LANES:
                 self._lane = self._arm_sse(sse)
         else:
             routed = False  # the last event was routed by the shortcut, and framed
@@ -241,7 +240,7 @@ class ToolCallAccumulator:
                 routed = False
                 self._read(text)
                 shortcut = self._shortcut
-            if routed and sse.idle and self._lanes:
+            if routed and sse.idle and shortcut.LANES:  # type: ignore[union-attr]
                 self._lane = self._arm_sse(sse)
         events = table.events
         table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
@@ -311,7 +310,7 @@ class ToolCallAccumulator:
             lines.count_one()
             shortcut = self._shortcut
             if shortcut is not None and shortcut.match_line(data):
-                if self._lanes:
+                if shortcut.LANES:
                     self._line_lane = self._arm(shortcut.line_matcher)
                 return self._drain()  # the last routed line's envelope again (shortcut.py)
             text = data.decode("utf-8", "replace").rstrip("\r\n")
@@ -326,7 +325,7 @@ class ToolCallAccumulator:
                 shortcut.frame_line()  # type: ignore[union-attr]
             else:
                 self._line(number, line)
-        if routed and lines.idle and self._lanes:
+        if routed and lines.idle and self._shortcut.LANES:  # type: ignore[union-attr]
             self._line_lane = self._arm(self._shortcut.line_matcher)  # type: ignore[union-attr]
         return self._drain()
 
@@ -363,7 +362,7 @@ class ToolCallAccumulator:
         self._dispatch(event if type(event) is dict else as_event(event))
         handler = self._handler
         found = None if handler is None else handler.fragment_event
-        if found is not None and type(event) is dict and self._lanes:
+        if found is not None and type(event) is dict and handler.LANES:  # type: ignore[union-attr]
             # a plain fragment of a call: the next ones may take a lane
             self._dict_lane = self._arm_dict(event, found)
         events = table.events
@@ -501,9 +500,7 @@ class ToolCallAccumulator:
         self._handler = handler
         if self.text_tools is not None:
             handler.text_tools = self._text_reader
-        self._shortcut = handler.shortcut
-        # the format names the calls its fragments go to: lanes may be armed (lane.py)
-        self._lanes = type(handler).lane_target is not FormatHandler.lane_target
+        self._shortcut = None if handler.ENVELOPE is None else handler
         return handler
 
     def _text_reader(self, table: CallTable, choice: int) -> Any:

@@ -185,15 +185,17 @@ def as_event(event: Any) -> dict[str, Any]:
     return value
 
 
-class FormatHandler:
-    """The part every format shares: text, reasoning and the end of a response."""
+class FormatHandler(EnvelopeShortcut):
+    """The part every format shares: text, reasoning and the end of a response; and the
+    shortcut past decoding its common fragment event (`EnvelopeShortcut`: the handler is
+    its own, one object per open stream instead of two, #28), if its class names an
+    `ENVELOPE`."""
 
     __slots__ = (
         "_readers",
         "_splitters",
         "done_sent",
         "fragment_event",
-        "shortcut",
         "table",
         "text_tools",
     )
@@ -205,15 +207,22 @@ class FormatHandler:
     FRAGMENT_PATH: tuple[str, ...] = ()
     IGNORED_KEYS: tuple[str, ...] = ()
 
+    LANES = False
+    """Whether the format names the calls its fragments go to (`lane_target`), so that lanes
+    may be armed (lane.py): set for each class by whether it defines `lane_target`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.LANES = cls.lane_target is not FormatHandler.lane_target
+
     def __init__(self, table: CallTable) -> None:
+        super().__init__()
         self.table = table
         # choice -> its `<think>` splitter, and the text-tools reader of its text: made with
         # the first text (a stream of tool calls may have none)
         self._splitters: dict[int, ThinkSplitter] | None = None
         self._readers: dict[int, Any] | None = None
         self.done_sent = True  # no response is running yet
-        # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
-        self.shortcut: EnvelopeShortcut | None = None
         # `feed(dict)`: the route of a plain fragment event `handle` appended (FRAGMENT_PATH)
         self.fragment_event: Any = None
         # `text_tools=`: makes the reader of tool calls written in the text, per choice

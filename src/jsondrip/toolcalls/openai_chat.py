@@ -22,7 +22,7 @@ from typing import Any
 
 from .calls import CallState
 from .formats import DONE, FormatHandler
-from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope
 
 __all__ = ["OpenAIChatHandler"]
 
@@ -96,19 +96,55 @@ class _Choice(OneMap):
         self.last: CallState | None = None
 
 
+def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
+    """(choice, tool-call index) of a chunk's skeleton whose only news is one `arguments`
+    fragment (no id, name, text, reasoning or finish reason), or None."""
+    choices = event.get("choices")
+    if event.get("type") == "chunk" or type(choices) is not list or len(choices) != 1:
+        return None
+    choice = choices[0]
+    if type(choice) is not dict or choice.get("finish_reason"):
+        return None
+    index = choice.get("index") or 0
+    delta = choice.get("delta")
+    if type(index) is not int or type(delta) is not dict:
+        return None
+    if any(delta.get(name) for name in ("reasoning_content", "reasoning", "content")):
+        return None
+    tool_calls = delta.get("tool_calls")
+    if delta.get("function_call") or type(tool_calls) is not list or len(tool_calls) != 1:
+        return None
+    fragment = tool_calls[0]
+    if type(fragment) is not dict or fragment.get("id"):
+        return None
+    position = fragment.get("index")
+    function = fragment.get("function")
+    if type(position) is not int or type(function) is not dict or function.get("name"):
+        return None
+    if function.get("arguments") != FRAGMENT:
+        return None
+    return index, position
+
+
+# `obfuscation`: random padding OpenAI adds to each chunk, and `created`: the response's time;
+# never read. `id`: the response's, which `handle` compares with the running one's.
+ENVELOPE = Envelope("arguments", _arguments_route, ("obfuscation", "created"), head="id")
+"""The `arguments` fragment chunk's envelope, shared by every stream (shortcut.py)."""
+
+
 class OpenAIChatHandler(FormatHandler):
     """Routes Chat Completions chunks (`choices[].delta`) to the call table."""
 
-    __slots__ = ("_choices", "_chunk_id", "_reason")
+    __slots__ = ("_choices", "_reason")
 
     name = "openai-chat"
+    ENVELOPE = ENVELOPE
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
         self._choices = OneMap()  # choice index -> _Choice
         self._reason: str | None = None
-        self._chunk_id: Any = None  # the running response's chunk id
-        self.shortcut = EnvelopeShortcut(ENVELOPE, type(self)._take_arguments, self)
+        # the running response's chunk id is the shortcut's `head` (it routes chunks with it)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one chunk (or `[DONE]`, or the SDK stream helper's `chunk` event)."""
@@ -125,11 +161,10 @@ class OpenAIChatHandler(FormatHandler):
                 self.end_response("error")
             return  # a stream helper's derived event (content.delta...): already counted
         chunk_id = event.get("id")
-        if chunk_id != self._chunk_id and choices:  # (a usage chunk's `choices` is empty)
-            if self._reason is not None and self._chunk_id is not None and not self.done_sent:
+        if chunk_id != self.head and choices:  # (a usage chunk's `choices` is empty)
+            if self._reason is not None and self.head is not None and not self.done_sent:
                 self.end_response(self._reason)  # a new response after a finished one
-            self._chunk_id = chunk_id
-            self.shortcut.set_head(chunk_id)  # type: ignore[union-attr]  # routes with it
+            self.set_head(chunk_id)  # the running response's: chunks route with it
         if self.done_sent:
             self.begin_response()
         for choice in choices:
@@ -173,7 +208,7 @@ class OpenAIChatHandler(FormatHandler):
             elif isinstance(part.get("text"), str):
                 self.text(part["text"], choice)
 
-    def _take_arguments(self, route: tuple[int, int], text: str) -> None:
+    def take_fragment(self, route: tuple[int, int], text: str) -> None:
         """A chunk holding one `arguments` fragment, from its skeleton: what `handle` does."""
         if self.done_sent:
             self.begin_response()
@@ -186,7 +221,7 @@ class OpenAIChatHandler(FormatHandler):
             self._fragment(choice, {"index": position, "function": {"arguments": text}})
 
     def lane_target(self, route: tuple[int, int]) -> CallState | None:
-        """The call `_take_arguments` appends the route's fragments to, once a response runs
+        """The call `take_fragment` appends the route's fragments to, once a response runs
         and while the call is open."""
         cs = self._choices.get(route[0])
         state = None if cs is None or self.done_sent else cs.get(route[1])
@@ -276,39 +311,3 @@ def _complete(state: CallState) -> bool:
     too large...). A fragment naming a tool is then a new call."""
     parser = state.parser
     return state.call.finished or (parser is not None and parser.done)
-
-
-def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
-    """(choice, tool-call index) of a chunk's skeleton whose only news is one `arguments`
-    fragment (no id, name, text, reasoning or finish reason), or None."""
-    choices = event.get("choices")
-    if event.get("type") == "chunk" or type(choices) is not list or len(choices) != 1:
-        return None
-    choice = choices[0]
-    if type(choice) is not dict or choice.get("finish_reason"):
-        return None
-    index = choice.get("index") or 0
-    delta = choice.get("delta")
-    if type(index) is not int or type(delta) is not dict:
-        return None
-    if any(delta.get(name) for name in ("reasoning_content", "reasoning", "content")):
-        return None
-    tool_calls = delta.get("tool_calls")
-    if delta.get("function_call") or type(tool_calls) is not list or len(tool_calls) != 1:
-        return None
-    fragment = tool_calls[0]
-    if type(fragment) is not dict or fragment.get("id"):
-        return None
-    position = fragment.get("index")
-    function = fragment.get("function")
-    if type(position) is not int or type(function) is not dict or function.get("name"):
-        return None
-    if function.get("arguments") != FRAGMENT:
-        return None
-    return index, position
-
-
-# `obfuscation`: random padding OpenAI adds to each chunk, and `created`: the response's time;
-# never read. `id`: the response's, which `handle` compares with the running one's.
-ENVELOPE = Envelope("arguments", _arguments_route, ("obfuscation", "created"), head="id")
-"""The `arguments` fragment chunk's envelope, shared by every stream (shortcut.py)."""
