@@ -260,11 +260,10 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     assert accumulator._shortcut is handler
     for name in slot_names(handler):
         assert not isinstance(getattr(handler, name, None), types.MethodType), name
-    # one choice, one call by index and by id: held in slots, no dict
-    choice = handler._choices.get(0)
-    assert handler._choices.more is None and choice is not None
-    assert choice.more is None and choice.by_id.more is None  # (the choice: its calls by index)
-    assert choice.get(0) is state and choice.by_id.get("call_1") is state
+    # one choice, one call: the call alone, found by its index and id without a map
+    assert handler._choices is None and handler._only is state and handler._only_at == 0
+    assert handler._at(0, 0) is state and handler._by_id(0, "call_1") is state
+    assert handler._last(0) is state and handler._at(1, 0) is None
     # the raw text in a few strs, not a str per fragment
     call = state.call
     assert len(raw_strs(call)) <= 3 and len(call._tail) < RAW_TAIL
