@@ -7,8 +7,10 @@ tests check the structure that keeps each small, through the engine contract's
 
 from __future__ import annotations
 
+import copy
 import json
 import math
+import pickle
 import sys
 import types
 import weakref
@@ -252,7 +254,7 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     assert accumulator._sse is _AT_REST  # let go at rest: the long way makes another
     lane = accumulator._lane
     assert lane is state  # the stream runs on its lane, which is the call's state
-    parts = [accumulator, accumulator._table, handler, state, state.call]
+    parts = [accumulator, accumulator._table, handler, state]
     for part in parts:
         assert not hasattr(part, "__dict__"), type(part).__name__
     assert all(not callable(getattr(lane, name)) for name in type(lane).__slots__)
@@ -265,7 +267,8 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     assert handler._at(0, 0) is state and handler._by_id(0, "call_1") is state
     assert handler._last(0) is state and handler._at(1, 0) is None
     # the raw text in a few strs, not a str per fragment
-    call = state.call
+    call = state  # the call is its own working state: one object per call
+    assert isinstance(call, ToolCall)
     assert len(raw_strs(call)) <= 3 and len(call._tail) < RAW_TAIL
     assert call.raw == MID_CALL
     assert accumulator.tool_calls[0].arguments["note"] == "bring"
@@ -363,3 +366,27 @@ def test_a_one_map_is_a_dict(operations: list[tuple[str, Any]]) -> None:
         assert [type(k) for k in mine.more] == [type(k) for k in kept]
     elif kept:
         assert type(mine.key) is type(kept[0])
+
+
+def test_a_call_is_its_own_working_state_and_copies_as_a_plain_tool_call(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One object per call (#28): the `ToolCall` users hold is the accumulator's working
+    state of the call; `copy`, `deepcopy` and `pickle` give the plain `ToolCall` it shows,
+    mid-call too (its engine stays the accumulator's)."""
+    accumulator = mid_call(backend, monkeypatch)
+    (call,) = accumulator.tool_calls
+    assert call is accumulator._table._first and call.parser is not None  # type: ignore[attr-defined]
+    for copied in (copy.copy(call), copy.deepcopy(call), pickle.loads(pickle.dumps(call))):
+        assert type(copied) is ToolCall
+        assert repr(copied) == repr(call) and copied.raw == call.raw == MID_CALL
+        assert (copied.index, copied.id, copied.name, copied.choice, copied.kind) == (
+            0,
+            "call_1",
+            "f",
+            0,
+            "function",
+        )
+        assert (copied.error, copied.complete, copied.finished) == (None, False, False)
+    assert copy.deepcopy(call).arguments == call.arguments
+    assert copy.deepcopy(call).arguments is not call.arguments

@@ -181,7 +181,7 @@ class ToolCallAccumulator:
     @property
     def tool_calls(self) -> list[ToolCall]:
         """Every call seen so far, in the order they started (`index` is the position)."""
-        return self._table.calls
+        return list(self._table.calls)
 
     @property
     def ignored_fragments(self) -> int:

@@ -147,7 +147,7 @@ class AnthropicHandler(FormatHandler):
         kind = TOOL_BLOCKS.get(btype)  # type: ignore[arg-type]
         if kind is not None:
             old = self._blocks.get(index)
-            if old is not None and old.call.id == block.get("id"):
+            if old is not None and old.id == block.get("id"):
                 return  # replayed
             state = self.table.start(block.get("id"), block.get("name") or "", kind=kind)
             self.table.announce(state)
@@ -162,7 +162,7 @@ class AnthropicHandler(FormatHandler):
 
     def _stop_block(self, index: int) -> None:
         state = self._blocks.get(index)
-        if state is None or state.call.finished:
+        if state is None or state.finished:
             return
         given = self._inputs.pop(index, None)
         if given and state.size == 0:

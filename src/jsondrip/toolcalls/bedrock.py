@@ -113,7 +113,7 @@ class BedrockHandler(FormatHandler):
         body = event.get("contentBlockStop")
         if type(body) is dict:
             state = self._blocks.get(body.get("contentBlockIndex"))
-            if state is None or state.call.finished:
+            if state is None or state.finished:
                 return
             parser = state.parser
             if parser is None or parser.done or not state.content:

@@ -42,7 +42,15 @@ from .._errors import JSONDecodeError
 from .._missing import MISSING
 from ..markup.fences import FenceStripper
 from ..schema.violation import SchemaViolation
-from .events import LAZY_CHANGES, RAW_TAIL, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
+from .events import (
+    LAZY_CHANGES,
+    RAW_TAIL,
+    ToolCall,
+    ToolCallDone,
+    ToolCallStarted,
+    plain_tool_call,
+    tool_call_delta,
+)
 from .refused import refused_changes
 
 if TYPE_CHECKING:
@@ -73,16 +81,17 @@ NO_NAMES: frozenset[str] = frozenset()
 """No tool names (an empty frozenset is an object of 200 bytes: one, shared)."""
 
 
-class CallState:
-    """A call's private working state: its parser (an engine), fence stripper, size and
-    clock; and, while the accumulator has armed it as a lane (lane.py), the lane's own few:
-    the `matcher` of its events, the stream's `head` value, the `limit` of its size and the
-    fragment that `failed`. A lane is not an object of its own: a call waiting for its next
-    fragment would hold one more (#28: memory per open stream)."""
+class CallState(ToolCall):
+    """A call as the accumulator works on it: the `ToolCall` users see, and its private
+    working state: its parser (an engine), fence stripper, size and clock; and, while the
+    accumulator has armed it as a lane (lane.py), the lane's own few: the `matcher` of its
+    events, the stream's `head` value, the `limit` of its size and the fragment that
+    `failed`. One object per call, not a call and its state (#28: memory per open stream);
+    a lane is not an object of its own either. It copies and pickles as the plain
+    `ToolCall` it shows (`__reduce_ex__`): its working state is the accumulator's."""
 
     __slots__ = (
         "announced",
-        "call",
         "changes",
         "content",
         "error_at",
@@ -97,8 +106,17 @@ class CallState:
         "size",
     )
 
-    def __init__(self, call: ToolCall, parser: Engine, now: float) -> None:
-        self.call = call
+    def __init__(
+        self,
+        index: int,
+        id: str | None,
+        name: str,
+        choice: int,
+        kind: str,
+        parser: Engine,
+        now: float,
+    ) -> None:
+        super().__init__(index, id, name, choice, kind)
         self.parser: Engine | None = parser
         self.fence: FenceStripper | None = None
         self.size = 0  # characters received
@@ -116,6 +134,10 @@ class CallState:
         self.limit = 0
         self.failed: str | None = None
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """The call as a plain `ToolCall` (what `copy`, `deepcopy` and `pickle` take)."""
+        return plain_tool_call, ({name: getattr(self, name) for name in ToolCall.__slots__},)
+
     def take(self, event: Any, now: float) -> Any:
         """The lane (lane.py): the event's `ToolCallDelta`, or None (nothing changed) when
         the long way must read it. `now` is the accumulator's clock reading. A fragment the
@@ -129,25 +151,24 @@ class CallState:
             return None
         self.last_active = now
         self.size = size
-        call = self.call
-        tail = call._tail + fragment  # `ToolCall._append_raw`, inline
+        tail = self._tail + fragment  # `ToolCall._append_raw`, inline
         if len(tail) < RAW_TAIL:
-            call._tail = tail
+            self._tail = tail
         else:
-            call._tail = ""
-            call._push(tail)
+            self._tail = ""
+            self._push(tail)
         engine: Any = self.parser  # (set: `arm` checked it)
         try:
             pending = engine.feed_pending(fragment)
         except (JSONDecodeError, SchemaViolation):
             self.failed = fragment
             raise
-        preview = call.arguments = engine.value
+        preview = self.arguments = engine.value
         if pending is None:
             pending = ()
         elif not LAZY_CHANGES:
             pending = pending.build()
-        return tool_call_delta(call.index, call.id, call.name, fragment, preview, pending)
+        return tool_call_delta(self.index, self.id, self.name, fragment, preview, pending)
 
     def feed(self, text: str) -> None:
         """Feed the parser, keeping the changes the fragment made to the preview."""
@@ -208,12 +229,12 @@ class CallTable:
         self.oldest = math.inf
 
     @property
-    def calls(self) -> list[ToolCall]:
+    def calls(self) -> list[CallState]:
         """Every call, in the order they started (`index` is the position)."""
-        return [state.call for state in self._states()]
+        return self._states()
 
     def _states(self) -> list[CallState]:
-        """Every call's state, in index order."""
+        """Every call, in index order."""
         first = self._first
         if first is None:
             return []
@@ -228,7 +249,7 @@ class CallTable:
         """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`."""
         first, later = self._first, self._later
         index = 0 if first is None else 1 if later is None else 1 + len(later)
-        state = CallState(ToolCall(index, id, name, choice, kind), self._parser_factory(), self.now)
+        state = CallState(index, id, name, choice, kind, self._parser_factory(), self.now)
         if first is None:
             self._first = state
         elif later is None:
@@ -241,14 +262,14 @@ class CallTable:
         """Emit `ToolCallStarted` for the call, once."""
         if not state.announced:
             state.announced = True
-            call = state.call
+            call = state
             self.events.append(ToolCallStarted(call.index, call.id, call.name, call.kind))
 
     # -- arguments ------------------------------------------------------------------------
 
     def append(self, state: CallState, text: str | None) -> None:
         """Add a fragment of the call's arguments; emit a `ToolCallDelta` if it is not empty."""
-        call = state.call
+        call = state
         if not text:
             return
         if call.finished:
@@ -324,7 +345,7 @@ class CallTable:
         shows no value (it broke the schema): the preview is the live value as the last
         fragment left it, which for an object or array is the same container, grown in place
         by this fragment too."""
-        call = state.call
+        call = state
         if not violation:
             call.arguments = state.parser.value  # type: ignore[union-attr]
         state.changes = None
@@ -340,9 +361,9 @@ class CallTable:
     def _attach_schema(self, state: CallState) -> bool:
         """The name is complete (its arguments begin, or it ends): check it, and give the call
         a parser that checks its tool's schema. False if the call ended instead."""
-        if state.call.kind != "function":
+        if state.kind != "function":
             return True  # a call the provider runs (server tools): not the client's schema
-        name = state.call.name
+        name = state.name
         schema = self.schemas.get(name)  # type: ignore[union-attr]
         if schema is None and name in self.unchecked:
             return True  # Anthropic's bash or text editor...: the client runs it, unchecked
@@ -359,7 +380,7 @@ class CallTable:
     def _feed_first(self, state: CallState, parser: Engine, text: str, start: int) -> str | None:
         """Feed a fragment while a fence may open or has opened, or before any content; the
         error if it proves the text invalid (a schema violation is raised)."""
-        call = state.call
+        call = state
         fence = state.fence
         try:
             if fence is None and start == 0 and text.lstrip(" \t\r\n")[:1] in ("`", ""):
@@ -382,7 +403,7 @@ class CallTable:
 
     def replace(self, state: CallState, text: str) -> None:
         """The API sent the whole arguments (a `.done` event): take them if they differ."""
-        call = state.call
+        call = state
         if call.finished:
             return
         raw = call.raw
@@ -407,13 +428,13 @@ class CallTable:
         """The error of a call whose text the parser refused at raw position `pos` (kept in
         `state.error_at`: a text-markup reader looks for the call's end from there)."""
         state.error_at = pos
-        return f"invalid JSON: {_where(msg, state.call.raw, pos)}"
+        return f"invalid JSON: {_where(msg, state.raw, pos)}"
 
     # -- ending ---------------------------------------------------------------------------
 
     def close(self, state: CallState, reason: str | None = None) -> None:
         """End a call normally; `reason` is the stream's finish/stop reason if known."""
-        call = state.call
+        call = state
         if call.finished:
             return
         if state.size == 0 and self.schemas is not None and not self._attach_schema(state):
@@ -467,7 +488,7 @@ class CallTable:
 
     def fail(self, state: CallState, error: str, *, release: bool = True) -> None:
         """End a call with `error`; `release` drops its text and preview too."""
-        call = state.call
+        call = state
         if call.finished:
             return
         call.error = error
@@ -477,7 +498,7 @@ class CallTable:
         self._end(state)
 
     def _end(self, state: CallState) -> None:
-        call = state.call
+        call = state
         call.finished = True
         state.parser = None
         state.fence = None
@@ -490,7 +511,7 @@ class CallTable:
 
     def open_states(self) -> list[CallState]:
         """The calls not ended yet, in index order."""
-        return [state for state in self._states() if not state.call.finished]
+        return [state for state in self._states() if not state.finished]
 
     def expire(self, now: float, idle_timeout: float | None) -> None:
         """End every call still waiting for arguments that got none for `idle_timeout` s."""

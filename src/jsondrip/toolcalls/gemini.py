@@ -289,7 +289,7 @@ class GeminiHandler(FormatHandler):
         """The open call's `willContinue` ended: write its closing text and close it."""
         state, writer = candidate.streaming, candidate.writer
         candidate.streaming = candidate.writer = None
-        if state is None or writer is None or state.call.finished:
+        if state is None or writer is None or state.finished:
             return
         self.table.append(state, writer.end())
         self.table.close(state, None)

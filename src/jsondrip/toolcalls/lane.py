@@ -57,7 +57,7 @@ def arm(
         or state is None
         or matcher is None
         or state.parser is None
-        or state.call.finished
+        or state.finished
         or not state.content
         or state.fence is not None
         or not state.announced

@@ -222,7 +222,7 @@ class OpenAIChatHandler(FormatHandler):
             self.begin_response()
         choice, position = route
         state = self._at(choice, position)
-        if text and state is not None and not state.call.finished:
+        if text and state is not None and not state.finished:
             self.table.append(state, text)  # the common case, as `_fragment` would do it
         else:
             self._fragment(choice, {"index": position, "function": {"arguments": text}})
@@ -231,7 +231,7 @@ class OpenAIChatHandler(FormatHandler):
         """The call `take_fragment` appends the route's fragments to, once a response runs
         and while the call is open."""
         state = None if self.done_sent else self._at(route[0], route[1])
-        return None if state is None or state.call.finished else state
+        return None if state is None or state.finished else state
 
     # -- which call: a dict's answers (keys hashed, found by identity or `==`), kept as the
     # one call alone until a second one starts
@@ -243,7 +243,7 @@ class OpenAIChatHandler(FormatHandler):
         only = self._only
         if only is not None:
             at = self._only_at
-            if _same(only.call.choice, choice) and at is not None and _same(at, position):
+            if _same(only.choice, choice) and at is not None and _same(at, position):
                 return only
             return None
         cs = None if self._choices is None else self._choices.get(choice)
@@ -255,8 +255,8 @@ class OpenAIChatHandler(FormatHandler):
         hash(call_id)
         only = self._only
         if only is not None:
-            own = only.call.id  # (a str: `_started`, `_named`)
-            return only if own and _same(own, call_id) and _same(only.call.choice, choice) else None
+            own = only.id  # (a str: `_started`, `_named`)
+            return only if own and _same(own, call_id) and _same(only.choice, choice) else None
         cs = None if self._choices is None else self._choices.get(choice)
         return None if cs is None else cs.by_id.get(call_id)  # type: ignore[no-any-return]
 
@@ -265,7 +265,7 @@ class OpenAIChatHandler(FormatHandler):
         hash(choice)
         only = self._only
         if only is not None:
-            return only if _same(only.call.choice, choice) else None
+            return only if _same(only.choice, choice) else None
         cs = None if self._choices is None else self._choices.get(choice)
         return None if cs is None else cs.last
 
@@ -277,11 +277,11 @@ class OpenAIChatHandler(FormatHandler):
             only = self._only
             if only is not None:
                 cs = _Choice()
-                choices.set(only.call.choice, cs)
+                choices.set(only.choice, cs)
                 if self._only_at is not None:
                     cs.set(self._only_at, only)
-                if only.call.id:
-                    cs.by_id.set(only.call.id, only)
+                if only.id:
+                    cs.by_id.set(only.id, only)
                 cs.last = only
                 self._only = self._only_at = None
         found: _Choice | None = choices.get(choice)
@@ -312,10 +312,10 @@ class OpenAIChatHandler(FormatHandler):
     def _named(self, choice: Any, call_id: Any, state: CallState) -> None:
         """The call `state`, without an id so far, is given `call_id` (truthy)."""
         if self._only is state and type(call_id) is str:
-            state.call.id = call_id  # the one call: its own id names it
+            state.id = call_id  # the one call: its own id names it
             return
         cs = self._maps(choice)
-        state.call.id = call_id
+        state.id = call_id
         cs.by_id.set(call_id, state)
 
     def _fragment(self, choice: int, fragment: dict[str, Any]) -> None:
@@ -332,8 +332,8 @@ class OpenAIChatHandler(FormatHandler):
                 state is not None
                 and name
                 and call_id
-                and state.call.id
-                and call_id != state.call.id
+                and state.id
+                and call_id != state.id
                 and _complete(state)
             ):
                 table.close(state, None)
@@ -349,7 +349,7 @@ class OpenAIChatHandler(FormatHandler):
             state = table.start(call_id, name, choice=choice)
             self._started(choice, position, call_id, state)
         else:
-            call = state.call
+            call = state
             if call.finished:  # ended already (invalid, finish_reason, too large...)
                 table.append(state, arguments)  # dropped, counted as ignored
                 return
@@ -361,7 +361,7 @@ class OpenAIChatHandler(FormatHandler):
                     call.name = name
                 elif name != current:
                     call.name = current + name
-        if arguments is not None and state.call.name:
+        if arguments is not None and state.name:
             table.announce(state)
         if arguments:
             table.append(state, arguments)
@@ -373,7 +373,7 @@ class OpenAIChatHandler(FormatHandler):
         hash(choice)
         only = self._only
         if only is not None:
-            if _same(only.call.choice, choice):
+            if _same(only.choice, choice):
                 self.table.close(only, reason)
             return
         cs = None if self._choices is None else self._choices.get(choice)
@@ -404,4 +404,4 @@ def _complete(state: CallState) -> bool:
     """The call takes no more arguments: its document is complete, or it ended (invalid,
     too large...). A fragment naming a tool is then a new call."""
     parser = state.parser
-    return state.call.finished or (parser is not None and parser.done)
+    return state.finished or (parser is not None and parser.done)
