@@ -30,7 +30,6 @@ import math
 import time
 from typing import Any, Callable
 
-from .. import _engine
 from .._errors import JSONDecodeError
 from .._loads import loads
 from ..schema.tools import provider_tool_names
@@ -119,7 +118,6 @@ class ToolCallAccumulator:
         "_ended",
         "_handler",
         "_lane",
-        "_lane_from",
         "_lane_until",
         "_line_lane",
         "_lines",
@@ -154,7 +152,6 @@ class ToolCallAccumulator:
         self._table = CallTable(
             _NO_OUTBOX,
             max_arguments_size=max_arguments_size,
-            parser_factory=_new_engine,
             clock=clock,
             schemas=None if tools is None else _schemas(tools),
             unchecked=NO_NAMES if tools is None else provider_tool_names(tools),
@@ -176,7 +173,7 @@ class ToolCallAccumulator:
         self._lane: Any = None
         self._line_lane: Any = None
         self._dict_lane: Any = None
-        self._lane_from = self._lane_until = 0.0  # the clock readings it may take (_arm)
+        self._lane_until = 0.0  # the last clock reading it may take, from `oldest` (_arm)
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -207,11 +204,12 @@ class ToolCallAccumulator:
         lane = self._lane  # armed: the stream runs and the SSE decoder holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            if self._table.oldest <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.take(data, now)  # the common event in one frame (lane.py)
+                    # the common event in one frame (lane.py)
+                    delta = lane.take(data, now, self._shortcut.head)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
-                    return self._lane_failed(lane, error)
+                    return self._lane_failed(lane, error, data, self._shortcut.head)  # type: ignore[union-attr]
                 if delta is not None:
                     return [delta]
         else:
@@ -288,12 +286,13 @@ class ToolCallAccumulator:
         lane = self._line_lane  # armed: the stream runs and the splitter holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            if self._table.oldest <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.take(data, now)  # one whole line, in one frame (lane.py)
+                    # one whole line, in one frame (lane.py)
+                    delta = lane.take(data, now, self._shortcut.head)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
                     self._lines.number += 1  # type: ignore[union-attr]  # read (`count_one`)
-                    return self._lane_failed(lane, error)
+                    return self._lane_failed(lane, error, data, self._shortcut.head)  # type: ignore[union-attr]
                 if delta is not None:
                     self._lines.number += 1  # type: ignore[union-attr]  # (armed: made)
                     return [delta]
@@ -344,11 +343,11 @@ class ToolCallAccumulator:
         lane = self._dict_lane  # armed: the last event was a plain fragment (lane.py)
         if lane is not None and type(event) is dict:
             now = self._clock()
-            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            if self._table.oldest <= now <= self._lane_until:  # the clock ends no call (lane.py)
                 try:
-                    delta = lane.take(event, now)  # the common event in one frame (lane.py)
+                    delta = lane.take(event, now, None)  # the common event in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
-                    return self._lane_failed(lane, error)
+                    return self._lane_failed(lane, error, event, None)
                 if delta is not None:
                     return [delta]
         else:
@@ -404,7 +403,7 @@ class ToolCallAccumulator:
     def _buffer_limit(self) -> int | None:
         """The most characters the SSE decoder or line splitter may hold: one event or line
         with the largest arguments allowed, escaped, and a megabyte of envelope."""
-        return _buffer_limit(self._table.max_size)
+        return _buffer_limit(self.max_arguments_size)
 
     def _check(self) -> None:
         if self._ended is not None:
@@ -432,11 +431,15 @@ class ToolCallAccumulator:
             table.expire(now, timeout)
         return table
 
-    def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
-        """The parser refused the fragment the lane took: what `CallTable.append` does then."""
+    def _lane_failed(
+        self, lane: Any, error: JSONDecodeError | SchemaViolation, event: Any, head: Any
+    ) -> list[Event]:
+        """The parser refused the fragment the lane took from `event` (its matcher gives it
+        again): what `CallTable.append` does then."""
+        fragment = lane.matcher.fragment(event, head)
         self._lane = self._line_lane = self._dict_lane = None
         self._table.events = []
-        self._table.feed_failed(lane, lane.failed, error)
+        self._table.feed_failed(lane, fragment, error)
         return self._drain()
 
     def _dispatch(self, event: dict[str, Any]) -> None:
@@ -474,17 +477,15 @@ class ToolCallAccumulator:
     def _arm(self, matcher: Any, route: Any = None) -> Any:
         """A lane for the call that `route` (by default the shortcut's) feeds, through the
         events `matcher` knows, or None (lane.py says when)."""
-        head = None
         if route is None:
-            shortcut = self._shortcut
-            route, head = shortcut.route, shortcut.head  # type: ignore[union-attr]
+            route = self._shortcut.route  # type: ignore[union-attr]
         state = self._handler.lane_target(route)  # type: ignore[union-attr]
         # While the clock reads within this window, the long way's clock check would do
         # nothing (no new oldest activity, no call idle too long): the lane may skip it.
+        # (`oldest` stays while the lane is armed: only the long way moves it)
         oldest = self._table.oldest
-        self._lane_from = oldest
         self._lane_until = math.inf if self.idle_timeout is None else oldest + self.idle_timeout
-        return arm(self._table, state, matcher, head)
+        return arm(self._table, state, matcher)
 
     def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
         """A lane for the call `route` feeds, through dicts shaped as `event` (None where
@@ -527,13 +528,6 @@ def _buffer_limit(max_arguments_size: int | None) -> int | None:
     if max_arguments_size is None:
         return None
     return 2 * max_arguments_size + (1 << 20)
-
-
-def _new_engine(schema: Any = None) -> _engine.Engine:
-    """A call's engine: stable mode, the default backend, checking `schema` if given."""
-    if schema is None:
-        return _engine.default_engine()  # the shared default options, no object per call
-    return _engine.default_engine(_engine.EngineOptions(schema=schema))
 
 
 def _schemas(tools: Any) -> dict[str, Any]:

@@ -36,6 +36,7 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
+from .. import _engine
 from .._changes import Change
 from .._engine import Engine
 from .._errors import JSONDecodeError
@@ -84,20 +85,18 @@ NO_NAMES: frozenset[str] = frozenset()
 class CallState(ToolCall):
     """A call as the accumulator works on it: the `ToolCall` users see, and its private
     working state: its parser (an engine), fence stripper, size and clock; and, while the
-    accumulator has armed it as a lane (lane.py), the lane's own few: the `matcher` of its
-    events, the stream's `head` value, the `limit` of its size and the fragment that
-    `failed`. One object per call, not a call and its state (#28: memory per open stream);
-    a lane is not an object of its own either. It copies and pickles as the plain
-    `ToolCall` it shows (`__reduce_ex__`): its working state is the accumulator's."""
+    accumulator has armed it as a lane (lane.py), the lane's own two: the `matcher` of its
+    events and the `limit` of its size. One object per call, not a call and its state (#28:
+    memory per open stream); a lane is not an object of its own either. It copies and
+    pickles as the plain `ToolCall` it shows (`__reduce_ex__`): its working state is the
+    accumulator's."""
 
     __slots__ = (
         "announced",
         "changes",
         "content",
         "error_at",
-        "failed",
         "fence",
-        "head",
         "last_active",
         "limit",
         "matcher",
@@ -130,20 +129,19 @@ class CallState(ToolCall):
         self.changes: list[Change] | None = None
         # the lane's (lane.py): set by `arm`
         self.matcher: Any = None
-        self.head: Any = None
         self.limit = 0
-        self.failed: str | None = None
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         """The call as a plain `ToolCall` (what `copy`, `deepcopy` and `pickle` take)."""
         return plain_tool_call, ({name: getattr(self, name) for name in ToolCall.__slots__},)
 
-    def take(self, event: Any, now: float) -> Any:
+    def take(self, event: Any, now: float, head: Any) -> Any:
         """The lane (lane.py): the event's `ToolCallDelta`, or None (nothing changed) when
-        the long way must read it. `now` is the accumulator's clock reading. A fragment the
-        engine refuses raises its error after the call took it, as the long way's do;
-        `failed` then holds it."""
-        fragment = self.matcher.fragment(event, self.head)
+        the long way must read it. `now` is the accumulator's clock reading, `head` the
+        stream's head value (`EnvelopeShortcut.head`; None for dicts). A fragment the engine
+        refuses raises its error after the call took it, as the long way's do (the
+        matcher gives it again: `ToolCallAccumulator._lane_failed`)."""
+        fragment = self.matcher.fragment(event, head)
         if not fragment:
             return None
         size = self.size + len(fragment)
@@ -158,11 +156,7 @@ class CallState(ToolCall):
             self._tail = ""
             self._push(tail)
         engine: Any = self.parser  # (set: `arm` checked it)
-        try:
-            pending = engine.feed_pending(fragment)
-        except (JSONDecodeError, SchemaViolation):
-            self.failed = fragment
-            raise
+        pending = engine.feed_pending(fragment)  # (refused: raises, the call took it)
         preview = self.arguments = engine.value
         if pending is None:
             pending = ()
@@ -190,11 +184,9 @@ class CallTable:
     __slots__ = (
         "_first",
         "_later",
-        "_parser_factory",
         "events",
         "ignored_fragments",
         "limit",
-        "max_size",
         "now",
         "oldest",
         "outputs",
@@ -207,7 +199,6 @@ class CallTable:
         events: list[Any],
         *,
         max_arguments_size: int | None,
-        parser_factory: Callable[..., Engine],
         clock: Callable[[], float],
         schemas: dict[str, Schema] | None = None,
         unchecked: frozenset[str] = NO_NAMES,
@@ -216,9 +207,8 @@ class CallTable:
         self._first: CallState | None = None  # the first call's state
         self._later: list[CallState] | None = None  # the others', in index order
         self.outputs: Any = None  # structured output in the text (output.py), if asked for
-        self.max_size = max_arguments_size
+        # the most characters of arguments a call may have (`max_arguments_size`, or no limit)
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
-        self._parser_factory = parser_factory
         self.schemas = schemas
         self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
         self.ignored_fragments = 0  # fragments that arrived for calls already ended
@@ -249,7 +239,7 @@ class CallTable:
         """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`."""
         first, later = self._first, self._later
         index = 0 if first is None else 1 if later is None else 1 + len(later)
-        state = CallState(index, id, name, choice, kind, self._parser_factory(), self.now)
+        state = CallState(index, id, name, choice, kind, new_engine(), self.now)
         if first is None:
             self._first = state
         elif later is None:
@@ -289,7 +279,7 @@ class CallTable:
         if size > self.limit:
             self.fail(
                 state,
-                f"too large: the arguments exceed max_arguments_size ({self.max_size} "
+                f"too large: the arguments exceed max_arguments_size ({self.limit} "
                 f"characters); {size} received",
             )
             return
@@ -350,9 +340,7 @@ class CallTable:
             call.arguments = state.parser.value  # type: ignore[union-attr]
         state.changes = None
         before = call.raw[: state.size - len(text)]
-        changes = refused_changes(
-            self._parser_factory, before, state.fence is not None, call.arguments
-        )
+        changes = refused_changes(new_engine, before, state.fence is not None, call.arguments)
         self.events.append(
             tool_call_delta(call.index, call.id, call.name, text, call.arguments, changes)
         )
@@ -374,7 +362,7 @@ class CallTable:
                 state, f"schema: unknown tool {name!r} (the tools are {known})", release=False
             )
             return False
-        state.parser = self._parser_factory(schema=schema)
+        state.parser = new_engine(schema)
         return True
 
     def _feed_first(self, state: CallState, parser: Engine, text: str, start: int) -> str | None:
@@ -420,7 +408,7 @@ class CallTable:
         state.size = 0
         state.content = False
         state.fence = None
-        state.parser = self._parser_factory()
+        state.parser = new_engine()
         self.append(state, text)
 
     @staticmethod
@@ -529,6 +517,13 @@ class CallTable:
             )
         open_states = self.open_states() if late else states
         self.oldest = min((s.last_active for s in open_states), default=math.inf)
+
+
+def new_engine(schema: Schema | None = None) -> Engine:
+    """A call's engine: stable mode, the default backend, checking `schema` if given."""
+    if schema is None:
+        return _engine.default_engine()  # the shared default options, no object per call
+    return _engine.default_engine(_engine.EngineOptions(schema=schema))
 
 
 def _where(msg: str, raw: str, pos: int) -> str:
