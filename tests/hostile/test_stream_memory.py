@@ -249,7 +249,7 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     state = accumulator._table._first
     assert state is not None and accumulator._table._later is None  # one call: no list
     assert accumulator._lines is None
-    assert handler._splitters is None and handler._readers is None
+    assert handler._texts is None  # no think splitter or text-tools reader
     assert state.changes is None and state.fence is None
     assert accumulator._sse is _AT_REST  # let go at rest: the long way makes another
     lane = accumulator._lane

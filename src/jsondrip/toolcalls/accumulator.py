@@ -355,12 +355,8 @@ class ToolCallAccumulator:
                 self._check()
             now = self._clock()
         table = self._tick(now)
+        found = self._dispatch(event if type(event) is dict else as_event(event))
         handler = self._handler
-        if handler is not None:
-            handler.fragment_event = None
-        self._dispatch(event if type(event) is dict else as_event(event))
-        handler = self._handler
-        found = None if handler is None else handler.fragment_event
         if found is not None and type(event) is dict and handler.LANES:  # type: ignore[union-attr]
             # a plain fragment of a call: the next ones may take a lane
             self._dict_lane = self._arm_dict(event, found)
@@ -442,15 +438,17 @@ class ToolCallAccumulator:
         self._table.feed_failed(lane, fragment, error)
         return self._drain()
 
-    def _dispatch(self, event: dict[str, Any]) -> None:
+    def _dispatch(self, event: dict[str, Any]) -> Any:
+        """Hand the event to the format's handler (told by it, for `format="auto"`); the
+        route of a plain fragment event it appended (`FormatHandler.handle`), or None."""
         handler = self._handler
         if handler is None:
             if event is DONE:
-                return
+                return None
             name = detect_format(event)
             if name is None:
                 if event.get("type") == "ping":
-                    return
+                    return None
                 raise ValueError(
                     f"cannot tell the stream format from this event: {_short(event)}; "
                     f"pass format= one of {', '.join(map(repr, FORMATS))}"
@@ -458,7 +456,7 @@ class ToolCallAccumulator:
             self.format = name
             handler = self._set_handler(HANDLERS[name](self._table))
         try:
-            handler.handle(event)
+            return handler.handle(event)
         except (AttributeError, TypeError, KeyError, IndexError) as error:
             # a field of an unexpected type (a list where an object belongs...): say so
             raise ValueError(

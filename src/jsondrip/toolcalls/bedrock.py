@@ -76,8 +76,8 @@ class BedrockHandler(FormatHandler):
         """The call `take_fragment` appends the route's fragments to, once a response runs."""
         return None if self.done_sent else self._blocks.get(route)
 
-    def handle(self, event: dict[str, Any]) -> None:
-        """Act on one ConverseStream event."""
+    def handle(self, event: dict[str, Any]) -> Any:
+        """Act on one ConverseStream event; the route of a plain fragment event."""
         body = event.get("contentBlockDelta")
         if type(body) is dict:
             delta = body.get("delta")
@@ -91,7 +91,7 @@ class BedrockHandler(FormatHandler):
                 text = tool.get("input")
                 if state is not None and isinstance(text, str):
                     self.table.append(state, text)
-                    self.fragment_event = body.get("contentBlockIndex")
+                    return body.get("contentBlockIndex")  # a plain fragment (FRAGMENT_PATH)
             elif isinstance(delta.get("text"), str):
                 self.text(delta["text"])
             elif type(delta.get("reasoningContent")) is dict:
