@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import time
 from typing import Any, Callable
 
@@ -118,13 +117,11 @@ class ToolCallAccumulator:
         "_ended",
         "_handler",
         "_lane",
-        "_lane_until",
         "_line_lane",
         "_lines",
         "_shortcut",
         "_sse",
         "_table",
-        "format",
         "idle_timeout",
         "max_arguments_size",
         "text_tools",
@@ -144,7 +141,7 @@ class ToolCallAccumulator:
             raise ValueError("max_arguments_size must be None or at least 0")
         if idle_timeout is not None and idle_timeout < 0:
             raise ValueError("idle_timeout must be None or at least 0")
-        self.format = canonical_format(format)
+        format = canonical_format(format)
         self.text_tools = None if text_tools is None else canonical_family(text_tools)
         self.max_arguments_size = max_arguments_size
         self.idle_timeout = idle_timeout
@@ -162,8 +159,8 @@ class ToolCallAccumulator:
         # the handler, while its format has a shortcut (`EnvelopeShortcut`): None, the long
         # way only (set with the handler)
         self._shortcut: FormatHandler | None = None
-        if self.format != "auto":
-            self._set_handler(HANDLERS[self.format](self._table))
+        if format != "auto":
+            self._set_handler(HANDLERS[format](self._table))
         # made by the first `feed_sse` or `feed_lines` (a stream takes one of them, or neither);
         # the SSE decoder is let go while a lane is armed and it is at rest (`_AT_REST`)
         self._sse: Any = None
@@ -173,7 +170,13 @@ class ToolCallAccumulator:
         self._lane: Any = None
         self._line_lane: Any = None
         self._dict_lane: Any = None
-        self._lane_until = 0.0  # the last clock reading it may take, from `oldest` (_arm)
+
+    @property
+    def format(self) -> str:
+        """The stream's format: as given (canonical), or as told by its first event with
+        `format="auto"` (`"auto"` until then), or `"text"` once `feed_text` read it."""
+        handler = self._handler
+        return "auto" if handler is None else handler.name
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -204,7 +207,9 @@ class ToolCallAccumulator:
         lane = self._lane  # armed: the stream runs and the SSE decoder holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            if self._table.oldest <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
+            timeout = self.idle_timeout
+            if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
                     # the common event in one frame (lane.py)
                     delta = lane.take(data, now, self._shortcut.head)  # type: ignore[union-attr]
@@ -255,7 +260,6 @@ class ToolCallAccumulator:
         self._tick(self._clock())
         handler = self._handler
         if handler is None:
-            self.format = "text"
             handler = self._set_handler(TextHandler(self._table))
         if handler.done_sent:
             handler.begin_response()
@@ -286,7 +290,9 @@ class ToolCallAccumulator:
         lane = self._line_lane  # armed: the stream runs and the splitter holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            if self._table.oldest <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
+            timeout = self.idle_timeout
+            if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
                     # one whole line, in one frame (lane.py)
                     delta = lane.take(data, now, self._shortcut.head)  # type: ignore[union-attr]
@@ -343,7 +349,9 @@ class ToolCallAccumulator:
         lane = self._dict_lane  # armed: the last event was a plain fragment (lane.py)
         if lane is not None and type(event) is dict:
             now = self._clock()
-            if self._table.oldest <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
+            timeout = self.idle_timeout
+            if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
                     delta = lane.take(event, now, None)  # the common event in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
@@ -453,7 +461,6 @@ class ToolCallAccumulator:
                     f"cannot tell the stream format from this event: {_short(event)}; "
                     f"pass format= one of {', '.join(map(repr, FORMATS))}"
                 )
-            self.format = name
             handler = self._set_handler(HANDLERS[name](self._table))
         try:
             return handler.handle(event)
@@ -478,11 +485,10 @@ class ToolCallAccumulator:
         if route is None:
             route = self._shortcut.route  # type: ignore[union-attr]
         state = self._handler.lane_target(route)  # type: ignore[union-attr]
-        # While the clock reads within this window, the long way's clock check would do
-        # nothing (no new oldest activity, no call idle too long): the lane may skip it.
-        # (`oldest` stays while the lane is armed: only the long way moves it)
-        oldest = self._table.oldest
-        self._lane_until = math.inf if self.idle_timeout is None else oldest + self.idle_timeout
+        # While the clock reads no earlier than the table's oldest activity and no more than
+        # `idle_timeout` after it, the long way's clock check would do nothing (no new oldest
+        # activity, no call idle too long): the lane checks that and skips it (`oldest` stays
+        # while the lane is armed: only the long way moves it).
         return arm(self._table, state, matcher)
 
     def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
