@@ -390,3 +390,20 @@ def test_a_call_is_its_own_working_state_and_copies_as_a_plain_tool_call(
         assert (copied.error, copied.complete, copied.finished) == (None, False, False)
     assert copy.deepcopy(call).arguments == call.arguments
     assert copy.deepcopy(call).arguments is not call.arguments
+
+
+def test_accumulators_made_alike_share_their_settings() -> None:
+    """What an accumulator reads its calls with (size limit, text-tools family, schemas) is
+    one object per distinct setting, shared by the streams of a server (#28); setting an
+    accumulator's own makes it settings of its own, the others' unchanged."""
+    first, second = ToolCallAccumulator(), ToolCallAccumulator(format="anthropic")
+    assert first._table.settings is second._table.settings
+    assert ToolCallAccumulator(max_arguments_size=10)._table.settings is not first._table.settings
+    with_tools = ToolCallAccumulator(tools=[{"name": "f", "input_schema": {"type": "object"}}])
+    assert with_tools._table.settings.schemas is not None
+    second.max_arguments_size = 3
+    assert second.max_arguments_size == 3 and second._table.settings.limit == 3
+    assert first.max_arguments_size == 1_048_576 and first._table.settings.limit == 1_048_576
+    second.text_tools = "hermes"
+    assert second.text_tools == "hermes" and first.text_tools is None
+    assert second.max_arguments_size == 3

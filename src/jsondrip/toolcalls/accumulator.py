@@ -35,7 +35,7 @@ from ..schema.tools import provider_tool_names
 from ..schema.violation import SchemaViolation
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
-from .calls import NO_NAMES, CallTable
+from .calls import CallSettings, CallTable, settings_for
 from .cohere import CohereHandler
 from .events import Event, ToolCall
 from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
@@ -123,8 +123,6 @@ class ToolCallAccumulator:
         "_sse",
         "_table",
         "idle_timeout",
-        "max_arguments_size",
-        "text_tools",
     )
 
     def __init__(
@@ -142,17 +140,16 @@ class ToolCallAccumulator:
         if idle_timeout is not None and idle_timeout < 0:
             raise ValueError("idle_timeout must be None or at least 0")
         format = canonical_format(format)
-        self.text_tools = None if text_tools is None else canonical_family(text_tools)
-        self.max_arguments_size = max_arguments_size
+        family = None if text_tools is None else canonical_family(text_tools)
+        if tools is None:  # shared by the accumulators made alike (#28)
+            settings = settings_for(max_arguments_size, family)
+        else:
+            settings = CallSettings(
+                max_arguments_size, family, _schemas(tools), provider_tool_names(tools)
+            )
         self.idle_timeout = idle_timeout
         self._clock = clock
-        self._table = CallTable(
-            _NO_OUTBOX,
-            max_arguments_size=max_arguments_size,
-            clock=clock,
-            schemas=None if tools is None else _schemas(tools),
-            unchecked=NO_NAMES if tools is None else provider_tool_names(tools),
-        )
+        self._table = CallTable(_NO_OUTBOX, settings=settings, clock=clock)
         if output is not None and output is not False:
             self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
@@ -170,6 +167,24 @@ class ToolCallAccumulator:
         self._lane: Any = None
         self._line_lane: Any = None
         self._dict_lane: Any = None
+
+    @property
+    def max_arguments_size(self) -> int | None:
+        """The most characters of arguments one call may have (None: no limit)."""
+        return self._table.settings.max_arguments_size
+
+    @max_arguments_size.setter
+    def max_arguments_size(self, value: int | None) -> None:
+        self._table.settings = self._table.settings.replaced(max_arguments_size=value)
+
+    @property
+    def text_tools(self) -> str | None:
+        """The markup family of tool calls written in the text (canonical), or None."""
+        return self._table.settings.text_tools
+
+    @text_tools.setter
+    def text_tools(self, value: str | None) -> None:
+        self._table.settings = self._table.settings.replaced(text_tools=value)
 
     @property
     def format(self) -> str:

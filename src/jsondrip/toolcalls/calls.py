@@ -31,6 +31,7 @@ Every ending goes through `_end`, which emits `ToolCallDone` at most once per ca
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
@@ -174,6 +175,40 @@ class CallState(ToolCall):
                 self.changes += found
 
 
+class CallSettings:
+    """How an accumulator reads its calls: `max_arguments_size` (its `limit` as an int: no
+    limit is `sys.maxsize`), the tools' `schemas` (name -> `Schema`, None: unchecked) and
+    the `unchecked` provider-defined tool names, and the `text_tools` family. Never
+    changed once made, so shared by the accumulators made alike (`settings_for`): one
+    object per server, not fields per stream (#28)."""
+
+    __slots__ = ("limit", "max_arguments_size", "schemas", "text_tools", "unchecked")
+
+    def __init__(
+        self,
+        max_arguments_size: int | None,
+        text_tools: str | None = None,
+        schemas: dict[str, Schema] | None = None,
+        unchecked: frozenset[str] = NO_NAMES,
+    ) -> None:
+        self.max_arguments_size = max_arguments_size
+        self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
+        self.text_tools = text_tools
+        self.schemas = schemas
+        self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
+
+    def replaced(self, **changes: Any) -> CallSettings:
+        """New settings: these with `changes` (an accumulator's own, shared with none)."""
+        fields = {name: getattr(self, name) for name in self.__slots__ if name != "limit"}
+        return CallSettings(**{**fields, **changes})
+
+
+@functools.lru_cache(maxsize=16)
+def settings_for(max_arguments_size: int | None, text_tools: str | None) -> CallSettings:
+    """The shared settings of accumulators without tools."""
+    return CallSettings(max_arguments_size, text_tools)
+
+
 class CallTable:
     """All calls of one accumulator, in the order they started, and the events they emit.
 
@@ -186,31 +221,24 @@ class CallTable:
         "_later",
         "events",
         "ignored_fragments",
-        "limit",
         "now",
         "oldest",
         "outputs",
-        "schemas",
-        "unchecked",
+        "settings",
     )
 
     def __init__(
         self,
         events: list[Any],
         *,
-        max_arguments_size: int | None,
+        settings: CallSettings,
         clock: Callable[[], float],
-        schemas: dict[str, Schema] | None = None,
-        unchecked: frozenset[str] = NO_NAMES,
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
         self._first: CallState | None = None  # the first call's state
         self._later: list[CallState] | None = None  # the others', in index order
         self.outputs: Any = None  # structured output in the text (output.py), if asked for
-        # the most characters of arguments a call may have (`max_arguments_size`, or no limit)
-        self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
-        self.schemas = schemas
-        self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
+        self.settings = settings
         self.ignored_fragments = 0  # fragments that arrived for calls already ended
         self.now = clock()  # the time of the accumulator call being served
         # No open call was active before this: none can be idle for t seconds before
@@ -273,13 +301,13 @@ class CallTable:
         if not state.announced:
             self.announce(state)
         start = state.size
-        if start == 0 and self.schemas is not None and not self._attach_schema(state):
+        if start == 0 and self.settings.schemas is not None and not self._attach_schema(state):
             return
         size = state.size = start + len(text)
-        if size > self.limit:
+        if size > self.settings.limit:
             self.fail(
                 state,
-                f"too large: the arguments exceed max_arguments_size ({self.limit} "
+                f"too large: the arguments exceed max_arguments_size ({self.settings.limit} "
                 f"characters); {size} received",
             )
             return
@@ -352,11 +380,12 @@ class CallTable:
         if state.kind != "function":
             return True  # a call the provider runs (server tools): not the client's schema
         name = state.name
-        schema = self.schemas.get(name)  # type: ignore[union-attr]
-        if schema is None and name in self.unchecked:
+        settings = self.settings
+        schema = settings.schemas.get(name)  # type: ignore[union-attr]
+        if schema is None and name in settings.unchecked:
             return True  # Anthropic's bash or text editor...: the client runs it, unchecked
         if schema is None:
-            names = [*(self.schemas or ()), *sorted(self.unchecked)]
+            names = [*(settings.schemas or ()), *sorted(settings.unchecked)]
             known = ", ".join(map(repr, names)) or "none"
             self.fail(
                 state, f"schema: unknown tool {name!r} (the tools are {known})", release=False
@@ -425,7 +454,7 @@ class CallTable:
         call = state
         if call.finished:
             return
-        if state.size == 0 and self.schemas is not None and not self._attach_schema(state):
+        if state.size == 0 and self.settings.schemas is not None and not self._attach_schema(state):
             return
         parser = state.parser
         assert parser is not None
@@ -433,7 +462,7 @@ class CallTable:
         if not state.content and reason not in TRUNCATION_REASONS:
             call.arguments = {}
             call.complete = True
-            if self.schemas is not None:  # no arguments: the tool must accept {}
+            if self.settings.schemas is not None:  # no arguments: the tool must accept {}
                 try:
                     parser.feed("{}")
                     parser.close()

@@ -62,7 +62,7 @@ def arm(table: CallTable, state: CallState | None, matcher: Any) -> CallState | 
     ):
         return None
     state.matcher = matcher
-    state.limit = table.limit
+    state.limit = table.settings.limit
     return state
 
 
