@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import time
 from typing import Any, Callable
 
@@ -70,6 +71,9 @@ _AT_REST = object()  # `_sse`: the SSE decoder was let go at rest (`SSEDecoder.a
 # one, `_tick`, and hands it out), so a waiting stream holds no empty list (#28); an event
 # appended outside a call would fail loudly here (a tuple has no `append`)
 _NO_OUTBOX: Any = ()
+# The call table's `now` between the accumulator's calls: no reading (NaN, one shared float),
+# so a waiting stream keeps no clock reading of its own but its calls' and `oldest` (#28)
+_NO_TIME = math.nan
 
 
 class ToolCallAccumulator:
@@ -119,7 +123,6 @@ class ToolCallAccumulator:
         "_lane",
         "_line_lane",
         "_lines",
-        "_shortcut",
         "_sse",
         "_table",
         "idle_timeout",
@@ -153,9 +156,6 @@ class ToolCallAccumulator:
         if output is not None and output is not False:
             self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
-        # the handler, while its format has a shortcut (`EnvelopeShortcut`): None, the long
-        # way only (set with the handler)
-        self._shortcut: FormatHandler | None = None
         if format != "auto":
             self._set_handler(HANDLERS[format](self._table))
         # made by the first `feed_sse` or `feed_lines` (a stream takes one of them, or neither);
@@ -167,6 +167,13 @@ class ToolCallAccumulator:
         self._lane: Any = None
         self._line_lane: Any = None
         self._dict_lane: Any = None
+
+    @property
+    def _shortcut(self) -> FormatHandler | None:
+        """The handler, if its format has a shortcut (`EnvelopeShortcut`); else None (set
+        with the handler; auto: after the first event)."""
+        handler = self._handler
+        return None if handler is None or handler.ENVELOPE is None else handler
 
     @property
     def max_arguments_size(self) -> int | None:
@@ -227,9 +234,9 @@ class ToolCallAccumulator:
             if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
                     # the common event in one frame (lane.py)
-                    delta = lane.take(data, now, self._shortcut.head)  # type: ignore[union-attr]
+                    delta = lane.take(data, now, self._handler.head)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
-                    return self._lane_failed(lane, error, data, self._shortcut.head)  # type: ignore[union-attr]
+                    return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
                     return [delta]
         else:
@@ -262,6 +269,7 @@ class ToolCallAccumulator:
                 self._lane = self._arm_sse(sse)
         events = table.events
         table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
+        table.now = _NO_TIME
         return events
 
     def feed_text(self, delta: str) -> list[Event]:
@@ -310,10 +318,10 @@ class ToolCallAccumulator:
             if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
                     # one whole line, in one frame (lane.py)
-                    delta = lane.take(data, now, self._shortcut.head)  # type: ignore[union-attr]
+                    delta = lane.take(data, now, self._handler.head)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
                     self._lines.number += 1  # type: ignore[union-attr]  # read (`count_one`)
-                    return self._lane_failed(lane, error, data, self._shortcut.head)  # type: ignore[union-attr]
+                    return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
                     self._lines.number += 1  # type: ignore[union-attr]  # (armed: made)
                     return [delta]
@@ -385,6 +393,7 @@ class ToolCallAccumulator:
             self._dict_lane = self._arm_dict(event, found)
         events = table.events
         table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
+        table.now = _NO_TIME
         return events
 
     def finish(self) -> list[Event]:
@@ -520,7 +529,6 @@ class ToolCallAccumulator:
         self._handler = handler
         if self.text_tools is not None:
             handler.text_tools = self._text_reader
-        self._shortcut = None if handler.ENVELOPE is None else handler
         return handler
 
     def _text_reader(self, table: CallTable, choice: int) -> Any:
@@ -531,6 +539,7 @@ class ToolCallAccumulator:
         table = self._table
         events = table.events
         table.events = _NO_OUTBOX
+        table.now = _NO_TIME
         return events
 
     def __repr__(self) -> str:
