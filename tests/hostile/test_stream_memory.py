@@ -407,3 +407,48 @@ def test_accumulators_made_alike_share_their_settings() -> None:
     second.text_tools = "hermes"
     assert second.text_tools == "hermes" and first.text_tools is None
     assert second.max_arguments_size == 3
+
+
+def reachable(root: object, skip: set[int]) -> dict[int, object]:
+    """Every object reachable from `root` through slots, dicts, lists and tuples, but the
+    objects in `skip` (by id) and what only they reach."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or id(obj) in skip or isinstance(obj, (type, types.ModuleType)):
+            continue
+        if callable(obj) and not hasattr(obj, "__slots__"):
+            continue  # functions and methods: the code's, shared
+        seen[id(obj)] = obj
+        if isinstance(obj, dict):
+            todo += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, (list, tuple, frozenset, set)):
+            todo += list(obj)
+        else:
+            todo += [getattr(obj, name, None) for name in slot_names(obj)]
+    return seen
+
+
+def test_an_open_openai_stream_is_four_objects_and_an_engine(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a stream mid-call holds of its own (#28), found by walking its objects and
+    leaving out what another stream shares and the user's data (the live value, the raw
+    text): the accumulator, its call table, its handler (its own envelope shortcut, holding
+    its one call with no map), the call (its own working state) and the call's engine, and
+    the strs and floats of its stream (the response's id, the call's id and name, clock
+    readings). No list, dict, shortcut, choice, map or lane object of its own."""
+    one, two = (mid_call(backend, monkeypatch, f"chatcmpl-{n:029d}") for n in (1, 2))
+    (call,) = one.tool_calls
+    user_data = reachable(call.arguments, set())
+    user_data[id(call._raw)] = call._raw
+    user_data[id(call._tail)] = call._tail
+    engine = call.parser  # type: ignore[attr-defined]  # (its own parts: the engine's tests)
+    shared = reachable(two, set())
+    own = [o for key, o in reachable(one, {*user_data, id(engine)}).items() if key not in shared]
+    kinds = sorted(type(o).__name__ for o in own if not isinstance(o, (str, float, int)))
+    assert kinds == sorted(["ToolCallAccumulator", "CallTable", "OpenAIChatHandler", "CallState"])
+    assert engine is not two.tool_calls[0].parser  # type: ignore[attr-defined]
+    assert sum(isinstance(o, str) for o in own) <= 3  # the response's id, the call's id and name
+    assert sum(isinstance(o, float) for o in own) <= 2  # the call's last activity, the oldest
