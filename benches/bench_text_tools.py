@@ -24,7 +24,8 @@ Targets, verdicts printed per family: VS_REPARSE, jsondrip at least 50x faster t
 reference; LINEAR, a 4x longer argument (256 KB) taking at most 4.4x jsondrip's time, for
 the records and for a single long string (a file's text). Exit status 0 either way: a report,
 not a gate. Timing: the best of `--repeats` rounds, each round timing both in turn (a load
-spike hits them alike), the garbage collector off, in CPU time of this process
+spike hits them alike; LINEAR the median of `2 * repeats + 1` rounds' ratios, as
+`jsondrip.bench.timing.growth` takes it), the garbage collector off, in CPU time of this process
 (`time.process_time`: both sides are single-threaded and CPU-bound, and the machine these
 figures come from is shared: its other work would otherwise count).
 """
@@ -37,6 +38,7 @@ import json
 import re
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,7 +47,7 @@ from partial_json_parser.core.options import Allow
 
 import jsondrip
 from jsondrip.bench.targets import Target, verdict_line
-from jsondrip.bench.timing import no_gc
+from jsondrip.bench.timing import growth, no_gc
 from jsondrip.toolcalls import ToolCallAccumulator, ToolCallDelta
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -319,17 +321,14 @@ def measure(family: str, repeats: int) -> tuple[float, float, float]:
 
 
 def scaling(family: str, make: Callable[[int], str], repeats: int) -> float:
-    """jsondrip's time for a 4x longer argument, over the 64 KB one's."""
+    """jsondrip's time for a 4x longer argument, over the 64 KB one's (the median of rounds
+    timing both in turn)."""
     runs = []
     for size in (SIZE, 4 * SIZE):
         argument = make(size)
         tools = tools_for(argument) if family in XML else None
-        runs.append((deltas(model_text(family, argument)), tools))
-    best = [float("inf"), float("inf")]
-    for _ in range(repeats):  # interleaved
-        for n, (pieces, tools) in enumerate(runs):
-            best[n] = min(best[n], timed(lambda p=pieces, t=tools: run_jsondrip(family, p, t)))
-    return best[1] / best[0]
+        runs.append(partial(run_jsondrip, family, deltas(model_text(family, argument)), tools))
+    return growth(runs[0], runs[1], 2 * repeats + 1)
 
 
 def main(argv: list[str] | None = None) -> int:

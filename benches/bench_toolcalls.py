@@ -23,14 +23,14 @@ hits them alike):
 `--matchers`: instead, anthropic and openai-chat with the envelope shortcut's SSE chunk check
 in Rust (`rust/envelope`, the native backend's) against its Python twin, in one run.
 
-A 64 KB single-string argument is reported for information (jiter copies a string fast, so
-the ratio there is smaller), and so is how jsondrip's time grows with it: a 256 KB one must
-take about 4x as long (target LINEAR), not 16x. Timing: `jsondrip.bench.timing.best_time`,
-as `jsondrip bench` times, in CPU time of this process (`time.process_time`, as
-bench_text_tools.py): every contender is single-threaded and CPU-bound, and on a shared machine
-wall time also counts the waits for a core, which hit a longer run more often than a shorter
-one (the 256 KB argument against the 64 KB one, jsondrip against the floor). Exit status 0
-either way: a report, not a gate.
+A 64 KB single-string argument is reported for information (jiter copies a string fast, so the
+ratio there is smaller), and so is how jsondrip's time grows with it: a 256 KB one must take
+about 4x as long (target LINEAR, the median of rounds timing both sizes in alternating order),
+not 16x. Timing: `jsondrip.bench.timing.best_time`, as `jsondrip bench` times, in CPU time of
+this process (`time.process_time`, as bench_text_tools.py): every contender is single-threaded
+and CPU-bound, and on a shared machine wall time also counts the waits for a core, which hit a
+longer run more often than a shorter one (the 256 KB argument against the 64 KB one, jsondrip
+against the floor). Exit status 0 either way: a report, not a gate.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import argparse
 import json
 import sys
 import time
+from functools import partial
 from typing import Any, Callable
 
 import jiter
@@ -46,7 +47,7 @@ import orjson
 
 import jsondrip
 from jsondrip.bench.targets import Target, verdict_line
-from jsondrip.bench.timing import best_time
+from jsondrip.bench.timing import best_time, growth
 from jsondrip.toolcalls import ToolCallAccumulator, ToolCallDelta
 from jsondrip.toolcalls.partial_args import PartialArgsWriter
 
@@ -331,13 +332,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def scaling(fmt: str, repeats: int) -> float:
-    """jsondrip's time for a 4x longer single-string argument, over the 64 KB one's."""
+    """jsondrip's time for a 4x longer single-string argument, over the 64 KB one's (the
+    median of rounds timing both in turn)."""
     small, large = Stream(fmt, string_argument()), Stream(fmt, string_argument(4 * SIZE))
-    t_small = t_large = float("inf")
-    for _ in range(repeats):  # interleaved, as `measure`
-        t_small = min(t_small, best(lambda: run_jsondrip(small), 1)[0])
-        t_large = min(t_large, best(lambda: run_jsondrip(large), 1)[0])
-    return t_large / t_small
+    return growth(partial(run_jsondrip, small), partial(run_jsondrip, large), 2 * repeats + 1)
 
 
 if __name__ == "__main__":

@@ -92,14 +92,10 @@ impl EngineFront {
             let front = slf.try_borrow()?;
             (target(&front.engine, py), front.hooks)
         };
+        let name: MethodName = |py| intern!(py, "feed");
         if !hooks {
-            let engine = engine.ok_or_else(|| PyAttributeError::new_err("_engine"))?;
-            return forward(
-                &engine,
-                chunk,
-                |py| intern!(py, "feed"),
-                NativeEngine::feed_value,
-            );
+            let engine = engine.ok_or_else(no_engine)?;
+            return forward(&engine, chunk, name, NativeEngine::feed_value);
         }
         let engine = match engine {
             Some(engine) if chunk.is_exact_instance_of::<PyString>() => engine,
@@ -109,12 +105,7 @@ impl EngineFront {
                     .unbind())
             }
         };
-        match forward(
-            &engine,
-            chunk,
-            |py| intern!(py, "feed"),
-            NativeEngine::feed_value,
-        ) {
+        match forward(&engine, chunk, name, NativeEngine::feed_value) {
             Ok(value) if !value.is(py.NotImplemented()) => Ok(value),
             Ok(_) => Ok(slf
                 .call_method1(intern!(py, "_feed_ended"), (chunk,))?
@@ -167,8 +158,13 @@ impl EngineFront {
 impl EngineFront {
     /// The engine for one call, or the AttributeError of a front without one.
     fn target<'py>(&self, py: Python<'py>) -> PyResult<Target<'py>> {
-        target(&self.engine, py).ok_or_else(|| PyAttributeError::new_err("_engine"))
+        target(&self.engine, py).ok_or_else(no_engine)
     }
+}
+
+/// The error of a front whose `_engine` is not set (as reading the attribute would raise).
+fn no_engine() -> PyErr {
+    PyAttributeError::new_err("_engine")
 }
 
 type NativeCall =

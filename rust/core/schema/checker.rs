@@ -360,9 +360,10 @@ struct Frame {
 
 const NO_LIMIT: u64 = u64::MAX;
 
-/// At most this many key buffers are kept for reuse (an object of a million keys read once
-/// does not keep them all).
-const SPARE_KEYS: usize = 256;
+/// At most this many key buffers are kept for reuse: enough for the next object of a
+/// records-like document to take its keys' buffers back, while an object of a million keys
+/// read once does not keep them all (each spare costs its allocation in every typed stream).
+const SPARE_KEYS: usize = 32;
 
 fn count_chars(bytes: &[u8]) -> u64 {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count() as u64

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gc
 import math
+import statistics
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
@@ -30,7 +31,7 @@ from typing import Any, Callable
 from .contenders import StreamContender
 
 __all__ = ["Timing", "best_time", "calls_for", "clock", "measure_interleaved", "measure_stream"]
-__all__ += ["no_gc"]
+__all__ += ["growth", "no_gc"]
 
 PILOT_READS = 8
 
@@ -109,6 +110,31 @@ def best_time(
         best = min(best, elapsed / number)
         runs += 1
     return best, runs
+
+
+def growth(
+    small: Callable[[], Any],
+    large: Callable[[], Any],
+    rounds: int,
+    timer: Callable[[], float] = time.process_time,
+) -> float:
+    """The median over ``rounds`` of ``large``'s time over ``small``'s, each round timing both
+    (the collector off) in alternating order: a linearity check (4x the input, about 4x the
+    time). A round's two runs share the machine's state of the moment; a ratio of each one's
+    best time over all rounds puts two independent draws of it together, and left a 4x band
+    one run in three on a quiet machine."""
+    ratios = []
+    for round_ in range(rounds):
+        first, second = (small, large) if round_ % 2 == 0 else (large, small)
+        t_first = clock(_call, first, timer=timer)
+        t_second = clock(_call, second, timer=timer)
+        t_small, t_large = (t_first, t_second) if first is small else (t_second, t_first)
+        ratios.append(t_large / t_small)
+    return statistics.median(ratios)
+
+
+def _call(run: Callable[[], Any]) -> Any:
+    return run()
 
 
 def _full(contender: StreamContender, chunks: list[str], repeats: int, budget: float, mt: float):
