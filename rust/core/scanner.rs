@@ -669,19 +669,19 @@ impl<'a> Scanner<'a> {
     }
 
     /// In an array, after an element: the next element when it is a comma, one space or
-    /// none (`json.dumps` writes `, `), and a number of `number`'s common case
-    /// (`short_number`), as packed arrays of numbers have them; None, the scanner where it
-    /// was, for anything else (other whitespace, the array's end, another kind of value, a
-    /// number outside the common shape), which the general reading takes.
+    /// none (`json.dumps` writes `, `), and a number, read (as `number` reads it), as packed
+    /// arrays of numbers have them; None, the scanner where it was, for anything else (other
+    /// whitespace, the array's end, another kind of value), which the general reading takes.
     #[inline(always)]
-    pub fn packed_number(&mut self) -> Option<Number<'a>> {
+    pub fn packed_number(&mut self) -> Option<Scan<Number<'a>>> {
         let at = self.pos;
         let head: &[u8; 3] = self.data.get(at..at + 3)?.try_into().ok()?;
         let space = head[1] == b' ';
         if head[0] != b',' || !matches!(head[1 + space as usize], b'-' | b'0'..=b'9') {
             return None;
         }
-        self.short_number(at + 1 + space as usize)
+        self.pos = at + 1 + space as usize;
+        Some(self.number())
     }
 
     /// `number`'s common case, from a window of the 40 bytes from `start`: an optional minus,
@@ -960,9 +960,9 @@ mod tests {
 
     #[test]
     fn packed_numbers_are_read_as_the_general_reading_reads_them() {
-        // After an element: a comma and a number read at once, or nothing read (then the
-        // general reading takes what follows: whitespace, another kind of value, a number
-        // outside the common shape).
+        // After an element: a comma, a space or none, and a number read at once as `number`
+        // reads it, or nothing read (then the general reading takes what follows: other
+        // whitespace, another kind of value).
         let texts = number_texts();
         let seconds = texts.iter().map(String::as_str).step_by(7).chain([
             " 1.5", "  1.5", "\n1.5", " -2", "\"a\"", "]", "", "1.5 ", "1e5",
@@ -975,13 +975,20 @@ mod tests {
                     input.extend(std::iter::repeat_n(b' ', padding));
                     let mut packed = Scanner::new(&input);
                     assert!(packed.number().is_ok());
-                    let got = packed.packed_number().map(|n| (n, packed.pos));
+                    let got = packed.packed_number().map(|n| n.map(|n| (n, packed.pos)));
                     let mut general = Scanner::new(&input);
                     general.pos = 2 + second.starts_with(' ') as usize; // past "7," and a space
-                    let want = general.any_number().map(|n| (n, general.pos));
+                    let want = general.number().map(|n| (n, general.pos));
+                    let starts_number = matches!(
+                        second.trim_start_matches(' ').as_bytes().first(),
+                        Some(b'-' | b'0'..=b'9')
+                    );
                     match got {
-                        Some(read) => assert_eq!(Ok(read), want, "{input:?}"),
-                        None => assert_eq!(packed.pos, 1, "{input:?}"),
+                        Some(read) => assert_eq!(read, want, "{input:?}"),
+                        None => {
+                            assert_eq!(packed.pos, 1, "{input:?}");
+                            assert!(!starts_number || second.starts_with("  "), "{input:?}");
+                        }
                     }
                 }
             }
@@ -990,7 +997,7 @@ mod tests {
         for input in [&b"7 ,1.5]"[..], b"7]", b"7:1", b"7", b"7,", b"7, "] {
             let mut scanner = Scanner::new(input);
             assert!(scanner.number().is_ok());
-            assert_eq!(scanner.packed_number(), None);
+            assert!(scanner.packed_number().is_none());
             assert_eq!(scanner.pos, 1);
         }
     }

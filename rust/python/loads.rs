@@ -454,7 +454,7 @@ impl<'py> Loader<'py, '_> {
             // Numbers packed one after another: no whitespace or separator to dispatch on.
             if matches!(next, b'-' | b'0'..=b'9') {
                 while let Some(number) = scanner.packed_number() {
-                    let item = self.number(number)?;
+                    let item = self.number(number?)?;
                     self.items.push(item);
                 }
             }
