@@ -686,10 +686,11 @@ impl<'a> Scanner<'a> {
 
     /// `number`'s common case, from a window of the 40 bytes from `start`: an optional minus,
     /// one to seven integer digits, and a fraction of one to fifteen digits or none, without
-    /// an exponent (`0.696468466152`, `-65.613616999999977`, `255`). Where its digits stop is
-    /// read from one mask of the window's digits, and its words at offsets the window bounds,
-    /// in one straight run: no loop over the digits, no bound check per word (a float of
-    /// numbers.json took ~80 instructions of digit reading and checks in the general loop).
+    /// an exponent (`0.696468466152`, `-65.613616999999977`, `255`). The integer digits are
+    /// counted in one word, the fraction's in one mask of the sixteen bytes after the dot,
+    /// and their words read at offsets the window bounds, in one straight run: no loop over
+    /// the digits, no bound check per word (a float of numbers.json took ~80 instructions of
+    /// digit reading and checks in the general loop).
     /// The number, the scanner after it; None for anything else (the scanner unmoved), which
     /// `any_number` reads.
     #[inline(always)]
@@ -913,7 +914,8 @@ mod tests {
                                 .map(|k| char::from(b'0' + (first + (k as u8) * step) % 10))
                                 .collect()
                         };
-                        // A zero first digit only as a lone zero or before more digits.
+                        // Zeros: a lone zero, a leading zero before another (an error),
+                        // else ones, so that no integer has a leading zero by accident.
                         let int = digits(int_len, if fill == 0 && int_len > 2 { 1 } else { fill });
                         for exponent in ["", "e5", "E-3", "e"] {
                             let mut text = format!("{sign}{int}");
