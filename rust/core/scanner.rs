@@ -163,6 +163,36 @@ fn digits_value(word: u64, count: usize) -> u64 {
     (low.wrapping_add(high) >> 32) as u32 as u64
 }
 
+/// One bit per byte of the sixteen from `window[at]` (`at` at most 9) that is an ASCII
+/// digit, the first byte lowest: where a run of digits stops is the lowest bit of its
+/// complement (16 when all sixteen are digits).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
+    use std::arch::x86_64::*;
+    let bytes: &[u8; 16] = window[at & 15..(at & 15) + 16]
+        .try_into()
+        .expect("16 bytes");
+    // SAFETY: SSE2 is in the x86_64 baseline; the unaligned load reads the 16 bytes.
+    unsafe {
+        // '0'..='9' moved to -128..=-119, the lowest signed bytes: one comparison.
+        let moved = _mm_add_epi8(_mm_loadu_si128(bytes.as_ptr().cast()), _mm_set1_epi8(0x50));
+        _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-118))) as u32
+    }
+}
+
+/// One bit per byte of the sixteen from `window[at]` (`at` at most 9) that is an ASCII
+/// digit, the first byte lowest (a loop the compiler turns into vector code).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
+    let bytes = &window[at & 15..(at & 15) + 16];
+    bytes
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (i, b)| bits | (b.is_ascii_digit() as u32) << i)
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -632,22 +662,40 @@ impl<'a> Scanner<'a> {
     /// A number (the scanner is on its first byte), or `-Infinity`.
     #[inline(always)]
     pub fn number(&mut self) -> Scan<Number<'a>> {
-        match self.short_number() {
+        match self.short_number(self.pos) {
             Some(number) => Ok(number),
             None => self.any_number(),
         }
     }
 
-    /// `number`'s common case, from a window of the 40 bytes at the scanner: an optional
-    /// minus, one to seven integer digits, and a fraction of one to fifteen digits or none,
-    /// without an exponent (`0.696468466152`, `-65.613616999999977`, `255`). Its words are
-    /// read at offsets the window bounds, in one straight run: no loop over the digits, no
-    /// bound check per word (a float of numbers.json took ~80 instructions of digit reading
-    /// and checks in the general loop). None for anything else, which `any_number` reads.
+    /// In an array, after an element: the next element when it is a comma, one space or
+    /// none (`json.dumps` writes `, `), and a number, read (as `number` reads it), as packed
+    /// arrays of numbers have them; None, the scanner where it was, for anything else (other
+    /// whitespace, the array's end, another kind of value), which the general reading takes.
     #[inline(always)]
-    fn short_number(&mut self) -> Option<Number<'a>> {
+    pub fn packed_number(&mut self) -> Option<Scan<Number<'a>>> {
+        let at = self.pos;
+        let head: &[u8; 3] = self.data.get(at..at + 3)?.try_into().ok()?;
+        let space = head[1] == b' ';
+        if head[0] != b',' || !matches!(head[1 + space as usize], b'-' | b'0'..=b'9') {
+            return None;
+        }
+        self.pos = at + 1 + space as usize;
+        Some(self.number())
+    }
+
+    /// `number`'s common case, from a window of the 40 bytes from `start`: an optional minus,
+    /// one to seven integer digits, and a fraction of one to fifteen digits or none, without
+    /// an exponent (`0.696468466152`, `-65.613616999999977`, `255`). The integer digits are
+    /// counted in one word, the fraction's in one mask of the sixteen bytes after the dot,
+    /// and their words read at offsets the window bounds, in one straight run: no loop over
+    /// the digits, no bound check per word (a float of numbers.json took ~80 instructions of
+    /// digit reading and checks in the general loop).
+    /// The number, the scanner after it; None for anything else (the scanner unmoved), which
+    /// `any_number` reads.
+    #[inline(always)]
+    fn short_number(&mut self, start: usize) -> Option<Number<'a>> {
         let data = self.data;
-        let start = self.pos;
         // Offsets are masked to 31 (they are at most 25), so that every read is seen to fit.
         let window: &[u8; 40] = data.get(start..start + 40)?.try_into().ok()?;
         let word = |at: usize| {
@@ -673,24 +721,18 @@ impl<'a> Scanner<'a> {
         let float = window[end] == b'.';
         let mut exponent = 0;
         if float {
-            let (low, high) = (word(end + 1), word(end + 9)); // within the window: end + 17 <= 25
-            let first = leading_digits(low);
-            let fraction = if first < 8 {
-                first
-            } else {
-                8 + leading_digits(high)
-            };
+            // Its length from one mask of the sixteen bytes after the dot.
+            let fraction = (!digit_bits(window, end + 1)).trailing_zeros() as usize;
             if fraction == 0 || fraction == 16 || int_digits + fraction > 19 {
                 return None;
             }
-            if first < 8 {
-                mantissa = mantissa * POW10_U64[first] + digits_value(low, first);
+            let (low, high) = (word(end + 1), word(end + 9)); // within the window: end + 17 <= 25
+            if fraction <= 8 {
+                mantissa = mantissa * POW10_U64[fraction] + digits_value(low, fraction);
             } else {
-                mantissa = mantissa * POW10_U64[8] + digits_value(low, 8);
                 let more = fraction - 8;
-                if more > 0 {
-                    mantissa = mantissa * POW10_U64[more] + digits_value(high, more);
-                }
+                mantissa = (mantissa * POW10_U64[8] + digits_value(low, 8)) * POW10_U64[more]
+                    + digits_value(high, more);
             }
             end += 1 + fraction; // at most 24
             exponent = -(fraction as i64);
@@ -857,42 +899,108 @@ mod tests {
         );
     }
 
-    #[test]
-    fn short_numbers_are_read_as_any_number_reads_them() {
-        // Every sign, integer length (around the seven digits the short reading takes),
-        // leading zero, fraction length (around eight and fifteen), exponent and what
-        // follows, far from and near the end of the input (where the window does not fit).
+    /// Number texts around every limit of the short reading: each sign, integer length (zero
+    /// to nine digits, around the seven it takes), leading zero, fraction length (none, and
+    /// zero to twenty digits, around eight and fifteen), digits low and high, exponent.
+    fn number_texts() -> Vec<String> {
         let mut texts = Vec::new();
+        let fractions = std::iter::once(None).chain((0..=20).map(Some));
         for sign in ["", "-"] {
-            for int in ["0", "00", "7", "12", "1234567", "12345678", "123456789", ""] {
-                for fraction in [None, Some(0), Some(1), Some(7), Some(8), Some(9), Some(12)]
-                    .into_iter()
-                    .chain([Some(15), Some(16), Some(17), Some(20)])
-                {
-                    for exponent in ["", "e5", "E-3", "e"] {
-                        let mut text = format!("{sign}{int}");
-                        if let Some(len) = fraction {
-                            text.push('.');
-                            text.extend((0..len).map(|k| char::from(b'0' + (k * 7 + 3) % 10)));
+            for int_len in 0..=9 {
+                for fraction in fractions.clone() {
+                    for (fill, step) in [(3, 7), (9, 0), (0, 0)] {
+                        let digits = |len: usize, first: u8| -> String {
+                            (0..len)
+                                .map(|k| char::from(b'0' + (first + (k as u8) * step) % 10))
+                                .collect()
+                        };
+                        // Zeros: a lone zero, a leading zero before another (an error),
+                        // else ones, so that no integer has a leading zero by accident.
+                        let int = digits(int_len, if fill == 0 && int_len > 2 { 1 } else { fill });
+                        for exponent in ["", "e5", "E-3", "e"] {
+                            let mut text = format!("{sign}{int}");
+                            if let Some(len) = fraction {
+                                text.push('.');
+                                text.push_str(&digits(len, fill));
+                            }
+                            text.push_str(exponent);
+                            texts.push(text);
                         }
-                        text.push_str(exponent);
-                        texts.push(text);
                     }
                 }
             }
         }
         texts.extend(["-Infinity".to_string(), "-".to_string(), "-a".to_string()]);
-        for text in texts {
-            for tail in [",", "]", "}", " ", ".", "x"] {
-                for padding in [0, 48] {
-                    let input = format!("{text}{tail}{}", " ".repeat(padding));
-                    let mut short = Scanner::new(input.as_bytes());
-                    let mut general = Scanner::new(input.as_bytes());
+        texts.sort();
+        texts.dedup();
+        texts
+    }
+
+    /// What may follow a number: separators, bytes next to the digits in ASCII ('/' and
+    /// ':'), a dot, a letter and a byte that is not ASCII.
+    const TAILS: [&[u8]; 9] = [b",", b"]", b"}", b" ", b".", b"x", b"/", b":", b"\xff"];
+
+    #[test]
+    fn short_numbers_are_read_as_any_number_reads_them() {
+        // Far from and near the end of the input (where the 40-byte window does not fit, or
+        // just fits).
+        for text in number_texts() {
+            for tail in TAILS {
+                for padding in [0, 12, 24, 30, 48] {
+                    let mut input = text.as_bytes().to_vec();
+                    input.extend_from_slice(tail);
+                    input.extend(std::iter::repeat_n(b' ', padding));
+                    let mut short = Scanner::new(&input);
+                    let mut general = Scanner::new(&input);
                     let got = short.number().map(|n| (n, short.pos));
                     let want = general.any_number().map(|n| (n, general.pos));
-                    assert_eq!(got, want, "{input:?}");
+                    assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&input));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn packed_numbers_are_read_as_the_general_reading_reads_them() {
+        // After an element: a comma, a space or none, and a number read at once as `number`
+        // reads it, or nothing read (then the general reading takes what follows: other
+        // whitespace, another kind of value).
+        let texts = number_texts();
+        let seconds = texts.iter().map(String::as_str).step_by(7).chain([
+            " 1.5", "  1.5", "\n1.5", " -2", "\"a\"", "]", "", "1.5 ", "1e5",
+        ]);
+        for second in seconds {
+            for tail in TAILS {
+                for padding in [0, 30, 48] {
+                    let mut input = format!("7,{second}").into_bytes();
+                    input.extend_from_slice(tail);
+                    input.extend(std::iter::repeat_n(b' ', padding));
+                    let mut packed = Scanner::new(&input);
+                    assert!(packed.number().is_ok());
+                    let got = packed.packed_number().map(|n| n.map(|n| (n, packed.pos)));
+                    let mut general = Scanner::new(&input);
+                    general.pos = 2 + second.starts_with(' ') as usize; // past "7," and a space
+                    let want = general.number().map(|n| (n, general.pos));
+                    let starts_number = matches!(
+                        second.trim_start_matches(' ').as_bytes().first(),
+                        Some(b'-' | b'0'..=b'9')
+                    );
+                    match got {
+                        Some(read) => assert_eq!(read, want, "{input:?}"),
+                        None => {
+                            assert_eq!(packed.pos, 1, "{input:?}");
+                            assert!(!starts_number || second.starts_with("  "), "{input:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // Only a comma straight after the element (then one space at most) starts a packed number.
+        for input in [&b"7 ,1.5]"[..], b"7]", b"7:1", b"7", b"7,", b"7, "] {
+            let mut scanner = Scanner::new(input);
+            assert!(scanner.number().is_ok());
+            assert!(scanner.packed_number().is_none());
+            assert_eq!(scanner.pos, 1);
         }
     }
 

@@ -65,8 +65,15 @@ const SMALL_INTS: std::ops::RangeInclusive<i64> = -5..=256;
 #[derive(Default)]
 struct SmallInts(Option<Box<[Obj]>>);
 
-// SAFETY: the objects are the interpreter's shared small integers, alive as long as it is;
-// the table is only read with the interpreter held (inside `loads_fast`).
+// SAFETY: the objects are the interpreter's shared small integers, alive as long as it is
+// (pyo3 refuses subinterpreters, so there is one). A table is only built, read and released
+// by a thread attached to the interpreter (inside `loads_fast`) that holds `SHARED`'s lock,
+// or belongs to one call (a private `Shared`): never used by two threads at once. Its
+// increments and decrements are the interpreter's to make safe across threads: under the
+// GIL before 3.12; from 3.12 these objects are immortal (PEP 683), reference counts left
+// untouched; and on a free-threaded build (3.13t, 3.14t) the module is declared `gil_used`
+// (mod.rs), so importing it turns the GIL back on, and with `PYTHON_GIL=0` the objects are
+// still immortal.
 unsafe impl Send for SmallInts {}
 
 impl SmallInts {
@@ -444,6 +451,13 @@ impl<'py> Loader<'py, '_> {
         loop {
             let item = self.value_at(scanner, next)?;
             self.items.push(item);
+            // Numbers packed one after another: no whitespace or separator to dispatch on.
+            if matches!(next, b'-' | b'0'..=b'9') {
+                while let Some(number) = scanner.packed_number() {
+                    let item = self.number(number?)?;
+                    self.items.push(item);
+                }
+            }
             match scanner.peek_byte() {
                 Some(b',') => {
                     scanner.bump();
