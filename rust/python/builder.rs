@@ -418,16 +418,24 @@ impl Sink for PySink<'_, '_> {
                         bytes: delta,
                         surrogates: text.surrogates,
                     };
-                    let path = match &self.b.open_path {
-                        Some(path) => path.bind(self.py).clone(),
-                        None => {
-                            let path = self.slot_path(false)?;
-                            self.b.open_path = Some(path.clone().unbind());
-                            path
-                        }
+                    // The lazy form keeps the path as bytes per change; change mode makes
+                    // the path's str once per open string and shares it.
+                    let kept = self.b.open_path.is_none() && {
+                        let slot = slot_of(self.py, &self.b.containers, false);
+                        self.b.recorder.record_pending_append(slot, delta)
                     };
-                    let recorded = self.b.recorder.record_append(self.py, path, delta);
-                    recorded.map_err(|e| self.stop(e))?;
+                    if !kept {
+                        let path = match &self.b.open_path {
+                            Some(path) => path.bind(self.py).clone(),
+                            None => {
+                                let path = self.slot_path(false)?;
+                                self.b.open_path = Some(path.clone().unbind());
+                                path
+                            }
+                        };
+                        let recorded = self.b.recorder.record_append(self.py, path, delta);
+                        recorded.map_err(|e| self.stop(e))?;
+                    }
                 }
                 self.b.recorded_len = text.bytes.len();
                 if !complete {

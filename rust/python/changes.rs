@@ -207,6 +207,29 @@ impl Recorder {
         self.record(py, op, path, value)
     }
 
+    /// In the lazy form (`feed_pending`), records an `append` of `text` to the open string
+    /// at `slot`, its path and text kept as bytes (their strs are made only if the changes
+    /// are built): no path object is kept for the open string (#28: an open stream's
+    /// memory). False outside the lazy form.
+    pub fn record_pending_append(&mut self, slot: Slot, text: Str) -> bool {
+        let Some(mut pending) = self.pending.take() else {
+            return false;
+        };
+        let start = pending.arena.len();
+        self.write_slot_pointer(&mut pending.arena, slot);
+        let path = PathRef::Text(pending.span_from(start, false));
+        let start = pending.arena.len();
+        pending.arena.extend_from_slice(text.bytes);
+        let value = Kept::Text(pending.span_from(start, text.surrogates));
+        pending.items.push(Item {
+            op: Op::Append,
+            path,
+            value,
+        });
+        self.pending = Some(pending);
+        true
+    }
+
     /// Records an `append` of `text` to the open string at `path`; kept as bytes in the lazy
     /// form (the str is made only if the changes are built).
     pub fn record_append<'py>(

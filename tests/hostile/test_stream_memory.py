@@ -7,8 +7,10 @@ tests check the structure that keeps each small, through the engine contract's
 
 from __future__ import annotations
 
+import copy
 import json
 import math
+import pickle
 import sys
 import types
 import weakref
@@ -110,6 +112,11 @@ def test_parser_objects_have_no_instance_dict(backend: str) -> None:
     assert not hasattr(parser, "__dict__")
 
 
+def slot_names(obj: object) -> list[str]:
+    """Every slot of the object's class and its bases."""
+    return [name for cls in type(obj).__mro__ for name in getattr(cls, "__slots__", ())]
+
+
 def raw_strs(call: ToolCall) -> list[str]:
     """The strs a call keeps its raw text in."""
     return [call._raw, *(call._chunks or ()), call._tail]
@@ -186,8 +193,6 @@ def test_an_open_accumulator_holds_no_instance_dicts(format: str) -> None:
     accumulator.feed_sse(b"dat")  # ASCII only: decoded in one go
     accumulator.feed_lines("")
     parts = [accumulator, accumulator._table, accumulator._sse, accumulator._lines, handler]
-    if handler is not None and handler.shortcut is not None:
-        parts.append(handler.shortcut)
     for part in parts:
         assert not hasattr(part, "__dict__"), type(part).__name__
     assert accumulator._sse._utf8 is None and accumulator._lines._utf8 is None  # type: ignore[union-attr]
@@ -241,29 +246,29 @@ def test_an_accumulator_mid_call_makes_only_what_its_stream_used(
     accumulator = mid_call(backend, monkeypatch)
     handler = accumulator._handler
     assert handler is not None
-    (state,) = accumulator._table.states
+    state = accumulator._table._first
+    assert state is not None and accumulator._table._later is None  # one call: no list
     assert accumulator._lines is None
-    assert handler._splitters is None and handler._readers is None
+    assert handler._texts is None  # no think splitter or text-tools reader
     assert state.changes is None and state.fence is None
     assert accumulator._sse is _AT_REST  # let go at rest: the long way makes another
     lane = accumulator._lane
     assert lane is state  # the stream runs on its lane, which is the call's state
-    parts = [accumulator, accumulator._table, handler, state, state.call]
-    for part in [*parts, handler.shortcut]:
+    parts = [accumulator, accumulator._table, handler, state]
+    for part in parts:
         assert not hasattr(part, "__dict__"), type(part).__name__
     assert all(not callable(getattr(lane, name)) for name in type(lane).__slots__)
-    # the shortcut calls its handler's function with the handler: no bound method kept
-    shortcut = handler.shortcut
-    assert shortcut is not None and shortcut._owner is handler
-    for name in type(shortcut).__slots__:
-        assert not isinstance(getattr(shortcut, name), types.MethodType), name
-    # one choice, one call by index and by id: held in slots, no dict
-    choice = handler._choices.get(0)
-    assert handler._choices.more is None and choice is not None
-    assert choice.more is None and choice.by_id.more is None  # (the choice: its calls by index)
-    assert choice.get(0) is state and choice.by_id.get("call_1") is state
+    # the handler is its own envelope shortcut: no object of its own, no bound method kept
+    assert accumulator._shortcut is handler
+    for name in slot_names(handler):
+        assert not isinstance(getattr(handler, name, None), types.MethodType), name
+    # one choice, one call: the call alone, found by its index and id without a map
+    assert handler._choices is None and handler._only is state and handler._only_at == 0
+    assert handler._at(0, 0) is state and handler._by_id(0, "call_1") is state
+    assert handler._last(0) is state and handler._at(1, 0) is None
     # the raw text in a few strs, not a str per fragment
-    call = state.call
+    call = state  # the call is its own working state: one object per call
+    assert isinstance(call, ToolCall)
     assert len(raw_strs(call)) <= 3 and len(call._tail) < RAW_TAIL
     assert call.raw == MID_CALL
     assert accumulator.tool_calls[0].arguments["note"] == "bring"
@@ -294,9 +299,9 @@ def test_streams_with_response_ids_of_their_own_share_their_envelope_text(
     assert one._frame is two._frame and one.chunk_matcher is two.chunk_matcher
     assert one._frame.holes == "hnfs"  # id, created, the fragment, obfuscation
     for stream, shortcut in zip(streams, (one, two)):
-        assert shortcut.head is stream._handler._chunk_id  # type: ignore[union-attr]
-        assert stream._lane is not None and stream._lane.head is shortcut.head
-        assert stream._lane.matcher is shortcut.chunk_matcher
+        assert shortcut is stream._handler
+        assert stream._lane is not None and stream._lane.matcher is shortcut.chunk_matcher
+        assert not hasattr(stream._lane, "head")  # the lane takes the handler's: no copy
 
 
 def test_a_twin_stream_without_bounds_holds_none() -> None:
@@ -361,3 +366,89 @@ def test_a_one_map_is_a_dict(operations: list[tuple[str, Any]]) -> None:
         assert [type(k) for k in mine.more] == [type(k) for k in kept]
     elif kept:
         assert type(mine.key) is type(kept[0])
+
+
+def test_a_call_is_its_own_working_state_and_copies_as_a_plain_tool_call(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One object per call (#28): the `ToolCall` users hold is the accumulator's working
+    state of the call; `copy`, `deepcopy` and `pickle` give the plain `ToolCall` it shows,
+    mid-call too (its engine stays the accumulator's)."""
+    accumulator = mid_call(backend, monkeypatch)
+    (call,) = accumulator.tool_calls
+    assert call is accumulator._table._first and call.parser is not None  # type: ignore[attr-defined]
+    for copied in (copy.copy(call), copy.deepcopy(call), pickle.loads(pickle.dumps(call))):
+        assert type(copied) is ToolCall
+        assert repr(copied) == repr(call) and copied.raw == call.raw == MID_CALL
+        assert (copied.index, copied.id, copied.name, copied.choice, copied.kind) == (
+            0,
+            "call_1",
+            "f",
+            0,
+            "function",
+        )
+        assert (copied.error, copied.complete, copied.finished) == (None, False, False)
+    assert copy.deepcopy(call).arguments == call.arguments
+    assert copy.deepcopy(call).arguments is not call.arguments
+
+
+def test_accumulators_made_alike_share_their_settings() -> None:
+    """What an accumulator reads its calls with (size limit, text-tools family, schemas) is
+    one object per distinct setting, shared by the streams of a server (#28); setting an
+    accumulator's own makes it settings of its own, the others' unchanged."""
+    first, second = ToolCallAccumulator(), ToolCallAccumulator(format="anthropic")
+    assert first._table.settings is second._table.settings
+    assert ToolCallAccumulator(max_arguments_size=10)._table.settings is not first._table.settings
+    with_tools = ToolCallAccumulator(tools=[{"name": "f", "input_schema": {"type": "object"}}])
+    assert with_tools._table.settings.schemas is not None
+    second.max_arguments_size = 3
+    assert second.max_arguments_size == 3 and second._table.settings.limit == 3
+    assert first.max_arguments_size == 1_048_576 and first._table.settings.limit == 1_048_576
+    second.text_tools = "hermes"
+    assert second.text_tools == "hermes" and first.text_tools is None
+    assert second.max_arguments_size == 3
+
+
+def reachable(root: object, skip: set[int]) -> dict[int, object]:
+    """Every object reachable from `root` through slots, dicts, lists and tuples, but the
+    objects in `skip` (by id) and what only they reach."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or id(obj) in skip or isinstance(obj, (type, types.ModuleType)):
+            continue
+        if callable(obj) and not hasattr(obj, "__slots__"):
+            continue  # functions and methods: the code's, shared
+        seen[id(obj)] = obj
+        if isinstance(obj, dict):
+            todo += [*obj.keys(), *obj.values()]
+        elif isinstance(obj, (list, tuple, frozenset, set)):
+            todo += list(obj)
+        else:
+            todo += [getattr(obj, name, None) for name in slot_names(obj)]
+    return seen
+
+
+def test_an_open_openai_stream_is_four_objects_and_an_engine(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a stream mid-call holds of its own (#28), found by walking its objects and
+    leaving out what another stream shares and the user's data (the live value, the raw
+    text): the accumulator, its call table, its handler (its own envelope shortcut, holding
+    its one call with no map), the call (its own working state) and the call's engine, and
+    the strs and floats of its stream (the response's id, the call's id and name, clock
+    readings). No list, dict, shortcut, choice, map or lane object of its own."""
+    one, two = (mid_call(backend, monkeypatch, f"chatcmpl-{n:029d}") for n in (1, 2))
+    (call,) = one.tool_calls
+    user_data = reachable(call.arguments, set())
+    user_data[id(call._raw)] = call._raw
+    user_data[id(call._tail)] = call._tail
+    engine = call.parser  # type: ignore[attr-defined]  # (its own parts: the engine's tests)
+    shared = reachable(two, set())
+    own = [o for key, o in reachable(one, {*user_data, id(engine)}).items() if key not in shared]
+    kinds = sorted(type(o).__name__ for o in own if not isinstance(o, (str, float, int)))
+    assert kinds == sorted(["ToolCallAccumulator", "CallTable", "OpenAIChatHandler", "CallState"])
+    assert engine is not two.tool_calls[0].parser  # type: ignore[attr-defined]
+    assert sum(isinstance(o, str) for o in own) <= 3  # the response's id, the call's id and name
+    assert sum(isinstance(o, float) for o in own) <= 2  # the call's last activity, the oldest

@@ -209,10 +209,10 @@ def test_the_lane_takes_the_common_event(
         monkeypatch.setattr(EnvelopeShortcut, name, counting)
     handle = BedrockHandler.handle
 
-    def counting_handle(self: Any, event: Any) -> None:  # the long way of `feed(dict)`
+    def counting_handle(self: Any, event: Any) -> Any:  # the long way of `feed(dict)`
         if fmt == "bedrock":
             checks.append(event)
-        handle(self, event)
+        return handle(self, event)
 
     monkeypatch.setattr(BedrockHandler, "handle", counting_handle)
     argument = json.dumps({"rows": [{"id": i, "name": f"item {i}"} for i in range(20)]})

@@ -391,8 +391,15 @@ def test_count_value_counts_values_not_keys() -> None:
 
 def test_the_ignored_value_must_be_the_top_level_one() -> None:
     routes: list[Any] = []
-    envelope = Envelope("a", lambda event: event, "o")
-    shortcut = EnvelopeShortcut(envelope, lambda owner, r, f: routes.append(r))
+
+    class Routing(EnvelopeShortcut):
+        __slots__ = ()
+        ENVELOPE = Envelope("a", lambda event: event, "o")
+
+        def take_fragment(self, route: Any, fragment: Any) -> None:
+            routes.append(route)
+
+    shortcut = Routing()
     for text in ['{"a":"1","o":"x"}', '{"a":"1","o":"y"}', '{"a":"1","o":"z"}']:
         assert shortcut.match(text) == (text != '{"a":"1","o":"x"}')
     assert routes == [{"a": FRAGMENT, "o": IGNORED}] * 2
@@ -642,7 +649,8 @@ def test_the_vertex_shortcut_is_taken(make_acc, monkeypatch: pytest.MonkeyPatch)
 
 def long_way(acc: Any) -> Any:
     """The accumulator without its shortcut: every event split into lines and decoded."""
-    acc._shortcut = None
+    handler = acc._handler
+    handler.__class__ = type("LongWay", (type(handler),), {"__slots__": (), "ENVELOPE": None})
     return acc
 
 

@@ -538,7 +538,7 @@ def test_a_fence_cut_between_its_backticks_keeps_the_error_position(make_acc: Ma
 
 def reader_of(acc: ToolCallAccumulator) -> Any:
     """The text reader of choice 0 (the family's, once `auto` has chosen one)."""
-    reader = (acc._handler._readers or {}).get(0)  # type: ignore[union-attr]
+    reader = (acc._handler._readers() or {}).get(0)  # type: ignore[union-attr]
     return getattr(reader, "chosen", None) or reader
 
 

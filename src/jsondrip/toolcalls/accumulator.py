@@ -30,14 +30,13 @@ import math
 import time
 from typing import Any, Callable
 
-from .. import _engine
 from .._errors import JSONDecodeError
 from .._loads import loads
 from ..schema.tools import provider_tool_names
 from ..schema.violation import SchemaViolation
 from .anthropic import AnthropicHandler
 from .bedrock import BedrockHandler
-from .calls import NO_NAMES, CallTable
+from .calls import CallSettings, CallTable, settings_for
 from .cohere import CohereHandler
 from .events import Event, ToolCall
 from .formats import DONE, FORMATS, FormatHandler, as_event, canonical_format, detect_format
@@ -50,7 +49,6 @@ from .openai_chat import OpenAIChatHandler
 from .openai_responses import OpenAIResponsesHandler
 from .output import ABORTED as OUTPUT_ABORTED
 from .output import OutputTable
-from .shortcut import EnvelopeShortcut
 from .sse import SSEDecoder
 from .text import canonical_family, reader_factory
 from .text.handler import TextHandler
@@ -73,6 +71,9 @@ _AT_REST = object()  # `_sse`: the SSE decoder was let go at rest (`SSEDecoder.a
 # one, `_tick`, and hands it out), so a waiting stream holds no empty list (#28); an event
 # appended outside a call would fail loudly here (a tuple has no `append`)
 _NO_OUTBOX: Any = ()
+# The call table's `now` between the accumulator's calls: no reading (NaN, one shared float),
+# so a waiting stream keeps no clock reading of its own but its calls' and `oldest` (#28)
+_NO_TIME = math.nan
 
 
 class ToolCallAccumulator:
@@ -120,18 +121,11 @@ class ToolCallAccumulator:
         "_ended",
         "_handler",
         "_lane",
-        "_lane_from",
-        "_lane_until",
-        "_lanes",
         "_line_lane",
         "_lines",
-        "_shortcut",
         "_sse",
         "_table",
-        "format",
         "idle_timeout",
-        "max_arguments_size",
-        "text_tools",
     )
 
     def __init__(
@@ -148,26 +142,22 @@ class ToolCallAccumulator:
             raise ValueError("max_arguments_size must be None or at least 0")
         if idle_timeout is not None and idle_timeout < 0:
             raise ValueError("idle_timeout must be None or at least 0")
-        self.format = canonical_format(format)
-        self.text_tools = None if text_tools is None else canonical_family(text_tools)
-        self.max_arguments_size = max_arguments_size
+        format = canonical_format(format)
+        family = None if text_tools is None else canonical_family(text_tools)
+        if tools is None:  # shared by the accumulators made alike (#28)
+            settings = settings_for(max_arguments_size, family)
+        else:
+            settings = CallSettings(
+                max_arguments_size, family, _schemas(tools), provider_tool_names(tools)
+            )
         self.idle_timeout = idle_timeout
         self._clock = clock
-        self._table = CallTable(
-            _NO_OUTBOX,
-            max_arguments_size=max_arguments_size,
-            parser_factory=_new_engine,
-            clock=clock,
-            schemas=None if tools is None else _schemas(tools),
-            unchecked=NO_NAMES if tools is None else provider_tool_names(tools),
-        )
+        self._table = CallTable(_NO_OUTBOX, settings=settings, clock=clock)
         if output is not None and output is not False:
             self._table.outputs = OutputTable(self._table, output)
         self._handler: FormatHandler | None = None
-        self._shortcut: EnvelopeShortcut | None = None
-        self._lanes = False  # the format has lanes (set with the handler)
-        if self.format != "auto":
-            self._set_handler(HANDLERS[self.format](self._table))
+        if format != "auto":
+            self._set_handler(HANDLERS[format](self._table))
         # made by the first `feed_sse` or `feed_lines` (a stream takes one of them, or neither);
         # the SSE decoder is let go while a lane is armed and it is at rest (`_AT_REST`)
         self._sse: Any = None
@@ -177,7 +167,38 @@ class ToolCallAccumulator:
         self._lane: Any = None
         self._line_lane: Any = None
         self._dict_lane: Any = None
-        self._lane_from = self._lane_until = 0.0  # the clock readings it may take (_arm)
+
+    @property
+    def _shortcut(self) -> FormatHandler | None:
+        """The handler, if its format has a shortcut (`EnvelopeShortcut`); else None (set
+        with the handler; auto: after the first event)."""
+        handler = self._handler
+        return None if handler is None or handler.ENVELOPE is None else handler
+
+    @property
+    def max_arguments_size(self) -> int | None:
+        """The most characters of arguments one call may have (None: no limit)."""
+        return self._table.settings.max_arguments_size
+
+    @max_arguments_size.setter
+    def max_arguments_size(self, value: int | None) -> None:
+        self._table.settings = self._table.settings.replaced(max_arguments_size=value)
+
+    @property
+    def text_tools(self) -> str | None:
+        """The markup family of tool calls written in the text (canonical), or None."""
+        return self._table.settings.text_tools
+
+    @text_tools.setter
+    def text_tools(self, value: str | None) -> None:
+        self._table.settings = self._table.settings.replaced(text_tools=value)
+
+    @property
+    def format(self) -> str:
+        """The stream's format: as given (canonical), or as told by its first event with
+        `format="auto"` (`"auto"` until then), or `"text"` once `feed_text` read it."""
+        handler = self._handler
+        return "auto" if handler is None else handler.name
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -208,11 +229,14 @@ class ToolCallAccumulator:
         lane = self._lane  # armed: the stream runs and the SSE decoder holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
+            timeout = self.idle_timeout
+            if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
-                    delta = lane.take(data, now)  # the common event in one frame (lane.py)
+                    # the common event in one frame (lane.py)
+                    delta = lane.take(data, now, self._handler.head)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
-                    return self._lane_failed(lane, error)
+                    return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
                     return [delta]
         else:
@@ -226,7 +250,7 @@ class ToolCallAccumulator:
             sse = self._sse = SSEDecoder(limit) if sse is None else SSEDecoder.resumed(limit)
         shortcut = self._shortcut  # set with the handler (auto: after the first event)
         if shortcut is not None and sse.idle and type(data) is bytes and shortcut.match_chunk(data):
-            if self._lanes:
+            if shortcut.LANES:
                 self._lane = self._arm_sse(sse)
         else:
             routed = False  # the last event was routed by the shortcut, and framed
@@ -241,10 +265,11 @@ class ToolCallAccumulator:
                 routed = False
                 self._read(text)
                 shortcut = self._shortcut
-            if routed and sse.idle and self._lanes:
+            if routed and sse.idle and shortcut.LANES:  # type: ignore[union-attr]
                 self._lane = self._arm_sse(sse)
         events = table.events
         table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
+        table.now = _NO_TIME
         return events
 
     def feed_text(self, delta: str) -> list[Event]:
@@ -258,7 +283,6 @@ class ToolCallAccumulator:
         self._tick(self._clock())
         handler = self._handler
         if handler is None:
-            self.format = "text"
             handler = self._set_handler(TextHandler(self._table))
         if handler.done_sent:
             handler.begin_response()
@@ -289,12 +313,15 @@ class ToolCallAccumulator:
         lane = self._line_lane  # armed: the stream runs and the splitter holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
+            timeout = self.idle_timeout
+            if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
-                    delta = lane.take(data, now)  # one whole line, in one frame (lane.py)
+                    # one whole line, in one frame (lane.py)
+                    delta = lane.take(data, now, self._handler.head)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
                     self._lines.number += 1  # type: ignore[union-attr]  # read (`count_one`)
-                    return self._lane_failed(lane, error)
+                    return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
                     self._lines.number += 1  # type: ignore[union-attr]  # (armed: made)
                     return [delta]
@@ -311,7 +338,7 @@ class ToolCallAccumulator:
             lines.count_one()
             shortcut = self._shortcut
             if shortcut is not None and shortcut.match_line(data):
-                if self._lanes:
+                if shortcut.LANES:
                     self._line_lane = self._arm(shortcut.line_matcher)
                 return self._drain()  # the last routed line's envelope again (shortcut.py)
             text = data.decode("utf-8", "replace").rstrip("\r\n")
@@ -326,7 +353,7 @@ class ToolCallAccumulator:
                 shortcut.frame_line()  # type: ignore[union-attr]
             else:
                 self._line(number, line)
-        if routed and lines.idle and self._lanes:
+        if routed and lines.idle and self._shortcut.LANES:  # type: ignore[union-attr]
             self._line_lane = self._arm(self._shortcut.line_matcher)  # type: ignore[union-attr]
         return self._drain()
 
@@ -345,11 +372,13 @@ class ToolCallAccumulator:
         lane = self._dict_lane  # armed: the last event was a plain fragment (lane.py)
         if lane is not None and type(event) is dict:
             now = self._clock()
-            if self._lane_from <= now <= self._lane_until:  # the clock ends no call (lane.py)
+            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
+            timeout = self.idle_timeout
+            if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
-                    delta = lane.take(event, now)  # the common event in one frame (lane.py)
+                    delta = lane.take(event, now, None)  # the common event in one frame (lane.py)
                 except (JSONDecodeError, SchemaViolation) as error:
-                    return self._lane_failed(lane, error)
+                    return self._lane_failed(lane, error, event, None)
                 if delta is not None:
                     return [delta]
         else:
@@ -357,17 +386,14 @@ class ToolCallAccumulator:
                 self._check()
             now = self._clock()
         table = self._tick(now)
+        found = self._dispatch(event if type(event) is dict else as_event(event))
         handler = self._handler
-        if handler is not None:
-            handler.fragment_event = None
-        self._dispatch(event if type(event) is dict else as_event(event))
-        handler = self._handler
-        found = None if handler is None else handler.fragment_event
-        if found is not None and type(event) is dict and self._lanes:
+        if found is not None and type(event) is dict and handler.LANES:  # type: ignore[union-attr]
             # a plain fragment of a call: the next ones may take a lane
             self._dict_lane = self._arm_dict(event, found)
         events = table.events
         table.events = _NO_OUTBOX  # the outbox changes hands: cheaper than copying it
+        table.now = _NO_TIME
         return events
 
     def finish(self) -> list[Event]:
@@ -405,7 +431,7 @@ class ToolCallAccumulator:
     def _buffer_limit(self) -> int | None:
         """The most characters the SSE decoder or line splitter may hold: one event or line
         with the largest arguments allowed, escaped, and a megabyte of envelope."""
-        return _buffer_limit(self._table.max_size)
+        return _buffer_limit(self.max_arguments_size)
 
     def _check(self) -> None:
         if self._ended is not None:
@@ -433,30 +459,35 @@ class ToolCallAccumulator:
             table.expire(now, timeout)
         return table
 
-    def _lane_failed(self, lane: Any, error: JSONDecodeError | SchemaViolation) -> list[Event]:
-        """The parser refused the fragment the lane took: what `CallTable.append` does then."""
+    def _lane_failed(
+        self, lane: Any, error: JSONDecodeError | SchemaViolation, event: Any, head: Any
+    ) -> list[Event]:
+        """The parser refused the fragment the lane took from `event` (its matcher gives it
+        again): what `CallTable.append` does then."""
+        fragment = lane.matcher.fragment(event, head)
         self._lane = self._line_lane = self._dict_lane = None
         self._table.events = []
-        self._table.feed_failed(lane, lane.failed, error)
+        self._table.feed_failed(lane, fragment, error)
         return self._drain()
 
-    def _dispatch(self, event: dict[str, Any]) -> None:
+    def _dispatch(self, event: dict[str, Any]) -> Any:
+        """Hand the event to the format's handler (told by it, for `format="auto"`); the
+        route of a plain fragment event it appended (`FormatHandler.handle`), or None."""
         handler = self._handler
         if handler is None:
             if event is DONE:
-                return
+                return None
             name = detect_format(event)
             if name is None:
                 if event.get("type") == "ping":
-                    return
+                    return None
                 raise ValueError(
                     f"cannot tell the stream format from this event: {_short(event)}; "
                     f"pass format= one of {', '.join(map(repr, FORMATS))}"
                 )
-            self.format = name
             handler = self._set_handler(HANDLERS[name](self._table))
         try:
-            handler.handle(event)
+            return handler.handle(event)
         except (AttributeError, TypeError, KeyError, IndexError) as error:
             # a field of an unexpected type (a list where an object belongs...): say so
             raise ValueError(
@@ -475,17 +506,14 @@ class ToolCallAccumulator:
     def _arm(self, matcher: Any, route: Any = None) -> Any:
         """A lane for the call that `route` (by default the shortcut's) feeds, through the
         events `matcher` knows, or None (lane.py says when)."""
-        head = None
         if route is None:
-            shortcut = self._shortcut
-            route, head = shortcut.route, shortcut.head  # type: ignore[union-attr]
+            route = self._shortcut.route  # type: ignore[union-attr]
         state = self._handler.lane_target(route)  # type: ignore[union-attr]
-        # While the clock reads within this window, the long way's clock check would do
-        # nothing (no new oldest activity, no call idle too long): the lane may skip it.
-        oldest = self._table.oldest
-        self._lane_from = oldest
-        self._lane_until = math.inf if self.idle_timeout is None else oldest + self.idle_timeout
-        return arm(self._table, state, matcher, head)
+        # While the clock reads no earlier than the table's oldest activity and no more than
+        # `idle_timeout` after it, the long way's clock check would do nothing (no new oldest
+        # activity, no call idle too long): the lane checks that and skips it (`oldest` stays
+        # while the lane is armed: only the long way moves it).
+        return arm(self._table, state, matcher)
 
     def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
         """A lane for the call `route` feeds, through dicts shaped as `event` (None where
@@ -501,9 +529,6 @@ class ToolCallAccumulator:
         self._handler = handler
         if self.text_tools is not None:
             handler.text_tools = self._text_reader
-        self._shortcut = handler.shortcut
-        # the format names the calls its fragments go to: lanes may be armed (lane.py)
-        self._lanes = type(handler).lane_target is not FormatHandler.lane_target
         return handler
 
     def _text_reader(self, table: CallTable, choice: int) -> Any:
@@ -514,6 +539,7 @@ class ToolCallAccumulator:
         table = self._table
         events = table.events
         table.events = _NO_OUTBOX
+        table.now = _NO_TIME
         return events
 
     def __repr__(self) -> str:
@@ -530,13 +556,6 @@ def _buffer_limit(max_arguments_size: int | None) -> int | None:
     if max_arguments_size is None:
         return None
     return 2 * max_arguments_size + (1 << 20)
-
-
-def _new_engine(schema: Any = None) -> _engine.Engine:
-    """A call's engine: stable mode, the default backend, checking `schema` if given."""
-    if schema is None:
-        return _engine.default_engine()  # the shared default options, no object per call
-    return _engine.default_engine(_engine.EngineOptions(schema=schema))
 
 
 def _schemas(tools: Any) -> dict[str, Any]:

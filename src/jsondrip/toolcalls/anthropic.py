@@ -22,11 +22,30 @@ from typing import Any
 
 from .calls import CallState, dump_arguments
 from .formats import FormatHandler
-from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope
 
 __all__ = ["AnthropicHandler"]
 
 TOOL_BLOCKS = {"tool_use": "function", "server_tool_use": "server", "mcp_tool_use": "server"}
+
+
+def _fragment_route(event: dict[str, Any]) -> int | None:
+    """The block index of an `input_json_delta` event's skeleton, or None if it is not one."""
+    delta = event.get("delta")
+    index = event.get("index")
+    if (
+        event.get("type") == "content_block_delta"
+        and type(index) is int
+        and type(delta) is dict
+        and delta.get("type") == "input_json_delta"
+        and delta.get("partial_json") == FRAGMENT
+    ):
+        return index
+    return None
+
+
+ENVELOPE = Envelope("partial_json", _fragment_route)
+"""The `input_json_delta` event's envelope, shared by every stream (shortcut.py)."""
 
 
 class AnthropicHandler(FormatHandler):
@@ -35,6 +54,7 @@ class AnthropicHandler(FormatHandler):
     __slots__ = ("_blocks", "_inputs", "_message_id", "_stop_reason")
 
     name = "anthropic"
+    ENVELOPE = ENVELOPE
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
@@ -42,7 +62,6 @@ class AnthropicHandler(FormatHandler):
         self._blocks: dict[Any, CallState] = {}  # by the stream's own index, as sent
         self._inputs: dict[int, Any] = {}  # a tool block's `input` sent whole in its start
         self._stop_reason: str | None = None
-        self.shortcut = EnvelopeShortcut(ENVELOPE, type(self)._take_fragment, self)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one Messages stream event."""
@@ -94,14 +113,14 @@ class AnthropicHandler(FormatHandler):
             )
             self.end_response("error")
 
-    def _take_fragment(self, index: int, text: str) -> None:
+    def take_fragment(self, index: int, text: str) -> None:
         """An `input_json_delta` event, from its skeleton: what `handle` does with it."""
         state = self._blocks.get(index)
         if state is not None:
             self.table.append(state, text)
 
     def lane_target(self, route: int) -> CallState | None:
-        """The call `_take_fragment` appends the route's fragments to."""
+        """The call `take_fragment` appends the route's fragments to."""
         return self._blocks.get(route)
 
     def _given_blocks(self, content: Any) -> None:
@@ -128,7 +147,7 @@ class AnthropicHandler(FormatHandler):
         kind = TOOL_BLOCKS.get(btype)  # type: ignore[arg-type]
         if kind is not None:
             old = self._blocks.get(index)
-            if old is not None and old.call.id == block.get("id"):
+            if old is not None and old.id == block.get("id"):
                 return  # replayed
             state = self.table.start(block.get("id"), block.get("name") or "", kind=kind)
             self.table.announce(state)
@@ -143,7 +162,7 @@ class AnthropicHandler(FormatHandler):
 
     def _stop_block(self, index: int) -> None:
         state = self._blocks.get(index)
-        if state is None or state.call.finished:
+        if state is None or state.finished:
             return
         given = self._inputs.pop(index, None)
         if given and state.size == 0:
@@ -157,22 +176,3 @@ class AnthropicHandler(FormatHandler):
     def reason_so_far(self) -> str | None:
         """The stop reason of the running message, if `message_delta` said it."""
         return self._stop_reason
-
-
-def _fragment_route(event: dict[str, Any]) -> int | None:
-    """The block index of an `input_json_delta` event's skeleton, or None if it is not one."""
-    delta = event.get("delta")
-    index = event.get("index")
-    if (
-        event.get("type") == "content_block_delta"
-        and type(index) is int
-        and type(delta) is dict
-        and delta.get("type") == "input_json_delta"
-        and delta.get("partial_json") == FRAGMENT
-    ):
-        return index
-    return None
-
-
-ENVELOPE = Envelope("partial_json", _fragment_route)
-"""The `input_json_delta` event's envelope, shared by every stream (shortcut.py)."""

@@ -21,9 +21,31 @@ from typing import Any
 from .calls import CallState
 from .formats import BEDROCK_EXCEPTIONS as EXCEPTIONS
 from .formats import FormatHandler
-from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope
 
 __all__ = ["BedrockHandler"]
+
+
+def _input_route(event: dict[str, Any]) -> int | None:
+    """The block index of a `toolUse.input` delta event's skeleton, or None if it is not
+    exactly one (an AWS `p` padding string beside it is allowed: it is part of the skeleton)."""
+    body = event.get("contentBlockDelta")
+    if len(event) != 1 or type(body) is not dict:
+        return None
+    index = body.get("contentBlockIndex")
+    delta = body.get("delta")
+    if type(index) is not int or type(delta) is not dict or len(delta) != 1:
+        return None
+    if set(body) - {"contentBlockIndex", "delta", "p"}:
+        return None
+    tool = delta.get("toolUse")
+    if type(tool) is not dict or len(tool) != 1 or tool.get("input") != FRAGMENT:
+        return None
+    return index
+
+
+ENVELOPE = Envelope("input", _input_route)
+"""The `toolUse.input` delta event's envelope, shared by every stream (shortcut.py)."""
 
 
 class BedrockHandler(FormatHandler):
@@ -32,6 +54,8 @@ class BedrockHandler(FormatHandler):
     __slots__ = ("_blocks", "_stop_reason")
 
     name = "bedrock"
+    # JSON lines (`feed_lines`, or SSE): the common `toolUse.input` event by its skeleton
+    ENVELOPE = ENVELOPE
     FRAGMENT_PATH = ("contentBlockDelta", "delta", "toolUse", "input")
     IGNORED_KEYS = ("p",)  # AWS padding, never read
 
@@ -39,10 +63,8 @@ class BedrockHandler(FormatHandler):
         super().__init__(table)
         self._blocks: dict[Any, CallState] = {}
         self._stop_reason: str | None = None
-        # JSON lines (`feed_lines`, or SSE): the common `toolUse.input` event by its skeleton
-        self.shortcut = EnvelopeShortcut(ENVELOPE, type(self)._take_input, self)
 
-    def _take_input(self, index: int, text: str) -> None:
+    def take_fragment(self, index: int, text: str) -> None:
         """A `toolUse.input` delta event, from its skeleton: what `handle` does with it."""
         if self.done_sent:
             self.begin_response()
@@ -51,11 +73,11 @@ class BedrockHandler(FormatHandler):
             self.table.append(state, text)
 
     def lane_target(self, route: int) -> CallState | None:
-        """The call `_take_input` appends the route's fragments to, once a response runs."""
+        """The call `take_fragment` appends the route's fragments to, once a response runs."""
         return None if self.done_sent else self._blocks.get(route)
 
-    def handle(self, event: dict[str, Any]) -> None:
-        """Act on one ConverseStream event."""
+    def handle(self, event: dict[str, Any]) -> Any:
+        """Act on one ConverseStream event; the route of a plain fragment event."""
         body = event.get("contentBlockDelta")
         if type(body) is dict:
             delta = body.get("delta")
@@ -69,7 +91,7 @@ class BedrockHandler(FormatHandler):
                 text = tool.get("input")
                 if state is not None and isinstance(text, str):
                     self.table.append(state, text)
-                    self.fragment_event = body.get("contentBlockIndex")
+                    return body.get("contentBlockIndex")  # a plain fragment (FRAGMENT_PATH)
             elif isinstance(delta.get("text"), str):
                 self.text(delta["text"])
             elif type(delta.get("reasoningContent")) is dict:
@@ -91,7 +113,7 @@ class BedrockHandler(FormatHandler):
         body = event.get("contentBlockStop")
         if type(body) is dict:
             state = self._blocks.get(body.get("contentBlockIndex"))
-            if state is None or state.call.finished:
+            if state is None or state.finished:
                 return
             parser = state.parser
             if parser is None or parser.done or not state.content:
@@ -126,25 +148,3 @@ class BedrockHandler(FormatHandler):
     def reason_so_far(self) -> str | None:
         """The stop reason seen, if any."""
         return self._stop_reason
-
-
-def _input_route(event: dict[str, Any]) -> int | None:
-    """The block index of a `toolUse.input` delta event's skeleton, or None if it is not
-    exactly one (an AWS `p` padding string beside it is allowed: it is part of the skeleton)."""
-    body = event.get("contentBlockDelta")
-    if len(event) != 1 or type(body) is not dict:
-        return None
-    index = body.get("contentBlockIndex")
-    delta = body.get("delta")
-    if type(index) is not int or type(delta) is not dict or len(delta) != 1:
-        return None
-    if set(body) - {"contentBlockIndex", "delta", "p"}:
-        return None
-    tool = delta.get("toolUse")
-    if type(tool) is not dict or len(tool) != 1 or tool.get("input") != FRAGMENT:
-        return None
-    return index
-
-
-ENVELOPE = Envelope("input", _input_route)
-"""The `toolUse.input` delta event's envelope, shared by every stream (shortcut.py)."""

@@ -31,18 +31,28 @@ Every ending goes through `_end`, which emits `ToolCallDone` at most once per ca
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
+from .. import _engine
 from .._changes import Change
 from .._engine import Engine
 from .._errors import JSONDecodeError
 from .._missing import MISSING
 from ..markup.fences import FenceStripper
 from ..schema.violation import SchemaViolation
-from .events import LAZY_CHANGES, RAW_TAIL, ToolCall, ToolCallDone, ToolCallStarted, tool_call_delta
+from .events import (
+    LAZY_CHANGES,
+    RAW_TAIL,
+    ToolCall,
+    ToolCallDone,
+    ToolCallStarted,
+    plain_tool_call,
+    tool_call_delta,
+)
 from .refused import refused_changes
 
 if TYPE_CHECKING:
@@ -73,22 +83,21 @@ NO_NAMES: frozenset[str] = frozenset()
 """No tool names (an empty frozenset is an object of 200 bytes: one, shared)."""
 
 
-class CallState:
-    """A call's private working state: its parser (an engine), fence stripper, size and
-    clock; and, while the accumulator has armed it as a lane (lane.py), the lane's own few:
-    the `matcher` of its events, the stream's `head` value, the `limit` of its size and the
-    fragment that `failed`. A lane is not an object of its own: a call waiting for its next
-    fragment would hold one more (#28: memory per open stream)."""
+class CallState(ToolCall):
+    """A call as the accumulator works on it: the `ToolCall` users see, and its private
+    working state: its parser (an engine), fence stripper, size and clock; and, while the
+    accumulator has armed it as a lane (lane.py), the lane's own two: the `matcher` of its
+    events and the `limit` of its size. One object per call, not a call and its state (#28:
+    memory per open stream); a lane is not an object of its own either. It copies and
+    pickles as the plain `ToolCall` it shows (`__reduce_ex__`): its working state is the
+    accumulator's."""
 
     __slots__ = (
         "announced",
-        "call",
         "changes",
         "content",
         "error_at",
-        "failed",
         "fence",
-        "head",
         "last_active",
         "limit",
         "matcher",
@@ -97,8 +106,17 @@ class CallState:
         "size",
     )
 
-    def __init__(self, call: ToolCall, parser: Engine, now: float) -> None:
-        self.call = call
+    def __init__(
+        self,
+        index: int,
+        id: str | None,
+        name: str,
+        choice: int,
+        kind: str,
+        parser: Engine,
+        now: float,
+    ) -> None:
+        super().__init__(index, id, name, choice, kind)
         self.parser: Engine | None = parser
         self.fence: FenceStripper | None = None
         self.size = 0  # characters received
@@ -112,16 +130,19 @@ class CallState:
         self.changes: list[Change] | None = None
         # the lane's (lane.py): set by `arm`
         self.matcher: Any = None
-        self.head: Any = None
         self.limit = 0
-        self.failed: str | None = None
 
-    def take(self, event: Any, now: float) -> Any:
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """The call as a plain `ToolCall` (what `copy`, `deepcopy` and `pickle` take)."""
+        return plain_tool_call, ({name: getattr(self, name) for name in ToolCall.__slots__},)
+
+    def take(self, event: Any, now: float, head: Any) -> Any:
         """The lane (lane.py): the event's `ToolCallDelta`, or None (nothing changed) when
-        the long way must read it. `now` is the accumulator's clock reading. A fragment the
-        engine refuses raises its error after the call took it, as the long way's do;
-        `failed` then holds it."""
-        fragment = self.matcher.fragment(event, self.head)
+        the long way must read it. `now` is the accumulator's clock reading, `head` the
+        stream's head value (`EnvelopeShortcut.head`; None for dicts). A fragment the engine
+        refuses raises its error after the call took it, as the long way's do (the
+        matcher gives it again: `ToolCallAccumulator._lane_failed`)."""
+        fragment = self.matcher.fragment(event, head)
         if not fragment:
             return None
         size = self.size + len(fragment)
@@ -129,25 +150,20 @@ class CallState:
             return None
         self.last_active = now
         self.size = size
-        call = self.call
-        tail = call._tail + fragment  # `ToolCall._append_raw`, inline
+        tail = self._tail + fragment  # `ToolCall._append_raw`, inline
         if len(tail) < RAW_TAIL:
-            call._tail = tail
+            self._tail = tail
         else:
-            call._tail = ""
-            call._push(tail)
+            self._tail = ""
+            self._push(tail)
         engine: Any = self.parser  # (set: `arm` checked it)
-        try:
-            pending = engine.feed_pending(fragment)
-        except (JSONDecodeError, SchemaViolation):
-            self.failed = fragment
-            raise
-        preview = call.arguments = engine.value
+        pending = engine.feed_pending(fragment)  # (refused: raises, the call took it)
+        preview = self.arguments = engine.value
         if pending is None:
             pending = ()
         elif not LAZY_CHANGES:
             pending = pending.build()
-        return tool_call_delta(call.index, call.id, call.name, fragment, preview, pending)
+        return tool_call_delta(self.index, self.id, self.name, fragment, preview, pending)
 
     def feed(self, text: str) -> None:
         """Feed the parser, keeping the changes the fragment made to the preview."""
@@ -159,45 +175,70 @@ class CallState:
                 self.changes += found
 
 
+class CallSettings:
+    """How an accumulator reads its calls: `max_arguments_size` (its `limit` as an int: no
+    limit is `sys.maxsize`), the tools' `schemas` (name -> `Schema`, None: unchecked) and
+    the `unchecked` provider-defined tool names, and the `text_tools` family. Never
+    changed once made, so shared by the accumulators made alike (`settings_for`): one
+    object per server, not fields per stream (#28)."""
+
+    __slots__ = ("limit", "max_arguments_size", "schemas", "text_tools", "unchecked")
+
+    def __init__(
+        self,
+        max_arguments_size: int | None,
+        text_tools: str | None = None,
+        schemas: dict[str, Schema] | None = None,
+        unchecked: frozenset[str] = NO_NAMES,
+    ) -> None:
+        self.max_arguments_size = max_arguments_size
+        self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
+        self.text_tools = text_tools
+        self.schemas = schemas
+        self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
+
+    def replaced(self, **changes: Any) -> CallSettings:
+        """New settings: these with `changes` (an accumulator's own, shared with none)."""
+        fields = {name: getattr(self, name) for name in self.__slots__ if name != "limit"}
+        return CallSettings(**{**fields, **changes})
+
+
+@functools.lru_cache(maxsize=16)
+def settings_for(max_arguments_size: int | None, text_tools: str | None) -> CallSettings:
+    """The shared settings of accumulators without tools."""
+    return CallSettings(max_arguments_size, text_tools)
+
+
 class CallTable:
-    """All calls of one accumulator, in the order they started, and the events they emit."""
+    """All calls of one accumulator, in the order they started, and the events they emit.
+
+    The calls are held as the first one and a list of the later ones, made by the second
+    call (a list is an object of 88 bytes, and nearly every stream has one call: #28); the
+    open ones are those not finished, in the same order (`open_states`)."""
 
     __slots__ = (
-        "_clock",
-        "_parser_factory",
-        "calls",
+        "_first",
+        "_later",
         "events",
         "ignored_fragments",
-        "limit",
-        "max_size",
         "now",
         "oldest",
         "outputs",
-        "schemas",
-        "states",
-        "unchecked",
+        "settings",
     )
 
     def __init__(
         self,
         events: list[Any],
         *,
-        max_arguments_size: int | None,
-        parser_factory: Callable[..., Engine],
+        settings: CallSettings,
         clock: Callable[[], float],
-        schemas: dict[str, Schema] | None = None,
-        unchecked: frozenset[str] = NO_NAMES,
     ) -> None:
         self.events = events  # the outbox: the accumulator takes it and leaves a new list
-        self.calls: list[ToolCall] = []
-        self.states: list[CallState] = []  # the open calls, in index order
+        self._first: CallState | None = None  # the first call's state
+        self._later: list[CallState] | None = None  # the others', in index order
         self.outputs: Any = None  # structured output in the text (output.py), if asked for
-        self.max_size = max_arguments_size
-        self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
-        self._parser_factory = parser_factory
-        self.schemas = schemas
-        self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
-        self._clock = clock
+        self.settings = settings
         self.ignored_fragments = 0  # fragments that arrived for calls already ended
         self.now = clock()  # the time of the accumulator call being served
         # No open call was active before this: none can be idle for t seconds before
@@ -205,30 +246,48 @@ class CallTable:
         # `last_active` is a `now`, and the accumulator lowers this to each `now` it serves.
         self.oldest = math.inf
 
+    @property
+    def calls(self) -> list[CallState]:
+        """Every call, in the order they started (`index` is the position)."""
+        return self._states()
+
+    def _states(self) -> list[CallState]:
+        """Every call, in index order."""
+        first = self._first
+        if first is None:
+            return []
+        later = self._later
+        return [first] if later is None else [first, *later]
+
     # -- starting -------------------------------------------------------------------------
 
     def start(
         self, id: str | None, name: str, *, choice: int = 0, kind: str = "function"
     ) -> CallState:
         """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`."""
-        call = ToolCall(len(self.calls), id, name, choice, kind)
-        self.calls.append(call)
-        state = CallState(call, self._parser_factory(), self.now)
-        self.states.append(state)
+        first, later = self._first, self._later
+        index = 0 if first is None else 1 if later is None else 1 + len(later)
+        state = CallState(index, id, name, choice, kind, new_engine(), self.now)
+        if first is None:
+            self._first = state
+        elif later is None:
+            self._later = [state]
+        else:
+            later.append(state)
         return state
 
     def announce(self, state: CallState) -> None:
         """Emit `ToolCallStarted` for the call, once."""
         if not state.announced:
             state.announced = True
-            call = state.call
+            call = state
             self.events.append(ToolCallStarted(call.index, call.id, call.name, call.kind))
 
     # -- arguments ------------------------------------------------------------------------
 
     def append(self, state: CallState, text: str | None) -> None:
         """Add a fragment of the call's arguments; emit a `ToolCallDelta` if it is not empty."""
-        call = state.call
+        call = state
         if not text:
             return
         if call.finished:
@@ -242,13 +301,13 @@ class CallTable:
         if not state.announced:
             self.announce(state)
         start = state.size
-        if start == 0 and self.schemas is not None and not self._attach_schema(state):
+        if start == 0 and self.settings.schemas is not None and not self._attach_schema(state):
             return
         size = state.size = start + len(text)
-        if size > self.limit:
+        if size > self.settings.limit:
             self.fail(
                 state,
-                f"too large: the arguments exceed max_arguments_size ({self.max_size} "
+                f"too large: the arguments exceed max_arguments_size ({self.settings.limit} "
                 f"characters); {size} received",
             )
             return
@@ -304,14 +363,12 @@ class CallTable:
         shows no value (it broke the schema): the preview is the live value as the last
         fragment left it, which for an object or array is the same container, grown in place
         by this fragment too."""
-        call = state.call
+        call = state
         if not violation:
             call.arguments = state.parser.value  # type: ignore[union-attr]
         state.changes = None
         before = call.raw[: state.size - len(text)]
-        changes = refused_changes(
-            self._parser_factory, before, state.fence is not None, call.arguments
-        )
+        changes = refused_changes(new_engine, before, state.fence is not None, call.arguments)
         self.events.append(
             tool_call_delta(call.index, call.id, call.name, text, call.arguments, changes)
         )
@@ -320,26 +377,27 @@ class CallTable:
     def _attach_schema(self, state: CallState) -> bool:
         """The name is complete (its arguments begin, or it ends): check it, and give the call
         a parser that checks its tool's schema. False if the call ended instead."""
-        if state.call.kind != "function":
+        if state.kind != "function":
             return True  # a call the provider runs (server tools): not the client's schema
-        name = state.call.name
-        schema = self.schemas.get(name)  # type: ignore[union-attr]
-        if schema is None and name in self.unchecked:
+        name = state.name
+        settings = self.settings
+        schema = settings.schemas.get(name)  # type: ignore[union-attr]
+        if schema is None and name in settings.unchecked:
             return True  # Anthropic's bash or text editor...: the client runs it, unchecked
         if schema is None:
-            names = [*(self.schemas or ()), *sorted(self.unchecked)]
+            names = [*(settings.schemas or ()), *sorted(settings.unchecked)]
             known = ", ".join(map(repr, names)) or "none"
             self.fail(
                 state, f"schema: unknown tool {name!r} (the tools are {known})", release=False
             )
             return False
-        state.parser = self._parser_factory(schema=schema)
+        state.parser = new_engine(schema)
         return True
 
     def _feed_first(self, state: CallState, parser: Engine, text: str, start: int) -> str | None:
         """Feed a fragment while a fence may open or has opened, or before any content; the
         error if it proves the text invalid (a schema violation is raised)."""
-        call = state.call
+        call = state
         fence = state.fence
         try:
             if fence is None and start == 0 and text.lstrip(" \t\r\n")[:1] in ("`", ""):
@@ -362,7 +420,7 @@ class CallTable:
 
     def replace(self, state: CallState, text: str) -> None:
         """The API sent the whole arguments (a `.done` event): take them if they differ."""
-        call = state.call
+        call = state
         if call.finished:
             return
         raw = call.raw
@@ -379,7 +437,7 @@ class CallTable:
         state.size = 0
         state.content = False
         state.fence = None
-        state.parser = self._parser_factory()
+        state.parser = new_engine()
         self.append(state, text)
 
     @staticmethod
@@ -387,16 +445,16 @@ class CallTable:
         """The error of a call whose text the parser refused at raw position `pos` (kept in
         `state.error_at`: a text-markup reader looks for the call's end from there)."""
         state.error_at = pos
-        return f"invalid JSON: {_where(msg, state.call.raw, pos)}"
+        return f"invalid JSON: {_where(msg, state.raw, pos)}"
 
     # -- ending ---------------------------------------------------------------------------
 
     def close(self, state: CallState, reason: str | None = None) -> None:
         """End a call normally; `reason` is the stream's finish/stop reason if known."""
-        call = state.call
+        call = state
         if call.finished:
             return
-        if state.size == 0 and self.schemas is not None and not self._attach_schema(state):
+        if state.size == 0 and self.settings.schemas is not None and not self._attach_schema(state):
             return
         parser = state.parser
         assert parser is not None
@@ -404,7 +462,7 @@ class CallTable:
         if not state.content and reason not in TRUNCATION_REASONS:
             call.arguments = {}
             call.complete = True
-            if self.schemas is not None:  # no arguments: the tool must accept {}
+            if self.settings.schemas is not None:  # no arguments: the tool must accept {}
                 try:
                     parser.feed("{}")
                     parser.close()
@@ -447,7 +505,7 @@ class CallTable:
 
     def fail(self, state: CallState, error: str, *, release: bool = True) -> None:
         """End a call with `error`; `release` drops its text and preview too."""
-        call = state.call
+        call = state
         if call.finished:
             return
         call.error = error
@@ -457,12 +515,11 @@ class CallTable:
         self._end(state)
 
     def _end(self, state: CallState) -> None:
-        call = state.call
+        call = state
         call.finished = True
         state.parser = None
         state.fence = None
         state.matcher = None  # (a lane's: a DictMatcher is the stream's own)
-        self.states.remove(state)  # open until now: `finished` guards every ending
         if not state.announced:
             self.announce(state)
         self.events.append(ToolCallDone(call))
@@ -471,19 +528,14 @@ class CallTable:
 
     def open_states(self) -> list[CallState]:
         """The calls not ended yet, in index order."""
-        return list(self.states)
+        return [state for state in self._states() if not state.finished]
 
     def expire(self, now: float, idle_timeout: float | None) -> None:
         """End every call still waiting for arguments that got none for `idle_timeout` s."""
         if idle_timeout is None:
             return
-        for state in self.states:
-            if now - state.last_active > idle_timeout:
-                break
-        else:
-            self.oldest = min((s.last_active for s in self.states), default=math.inf)
-            return
-        late = [s for s in self.states if now - s.last_active > idle_timeout]
+        states = self.open_states()
+        late = [s for s in states if now - s.last_active > idle_timeout]
         for state in late:
             if state.pending_close or (state.parser is not None and state.parser.done):
                 continue  # not waiting for arguments: only for the stream to close it
@@ -492,7 +544,15 @@ class CallTable:
                 state,
                 f"timed out: no arguments for {idle:.1f} s (idle_timeout {idle_timeout} s)",
             )
-        self.oldest = min((s.last_active for s in self.states), default=math.inf)
+        open_states = self.open_states() if late else states
+        self.oldest = min((s.last_active for s in open_states), default=math.inf)
+
+
+def new_engine(schema: Schema | None = None) -> Engine:
+    """A call's engine: stable mode, the default backend, checking `schema` if given."""
+    if schema is None:
+        return _engine.default_engine()  # the shared default options, no object per call
+    return _engine.default_engine(_engine.EngineOptions(schema=schema))
 
 
 def _where(msg: str, raw: str, pos: int) -> str:

@@ -147,6 +147,15 @@ class ToolCall:
         )
 
 
+def plain_tool_call(fields: dict[str, Any]) -> ToolCall:
+    """A `ToolCall` holding `fields` (its slots by name): what a call the accumulator works
+    on (`calls.CallState`) copies and pickles as."""
+    call = ToolCall.__new__(ToolCall)
+    for name, value in fields.items():
+        setattr(call, name, value)
+    return call
+
+
 @frozen_event
 class ToolCallStarted:
     """A tool call began; `name` is whole (Anthropic, Responses) or as far as it arrived;

@@ -185,37 +185,42 @@ def as_event(event: Any) -> dict[str, Any]:
     return value
 
 
-class FormatHandler:
-    """The part every format shares: text, reasoning and the end of a response."""
+class FormatHandler(EnvelopeShortcut):
+    """The part every format shares: text, reasoning and the end of a response; and the
+    shortcut past decoding its common fragment event (`EnvelopeShortcut`: the handler is
+    its own, one object per open stream instead of two, #28), if its class names an
+    `ENVELOPE`."""
 
     __slots__ = (
-        "_readers",
-        "_splitters",
+        "_texts",
         "done_sent",
-        "fragment_event",
-        "shortcut",
         "table",
         "text_tools",
     )
 
     name = ""
     # `feed(dict)`: where a plain fragment event holds its fragment, and keys never read
-    # (the lane's DictMatcher, lane.py); `handle` sets `fragment_event` to the route of a
-    # plain fragment event it appended
+    # (the lane's DictMatcher, lane.py); `handle` returns the route of a plain fragment
+    # event it appended
     FRAGMENT_PATH: tuple[str, ...] = ()
     IGNORED_KEYS: tuple[str, ...] = ()
 
+    LANES = False
+    """Whether the format names the calls its fragments go to (`lane_target`), so that lanes
+    may be armed (lane.py): set for each class by whether it defines `lane_target`."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.LANES = cls.lane_target is not FormatHandler.lane_target
+
     def __init__(self, table: CallTable) -> None:
+        super().__init__()
         self.table = table
-        # choice -> its `<think>` splitter, and the text-tools reader of its text: made with
-        # the first text (a stream of tool calls may have none)
-        self._splitters: dict[int, ThinkSplitter] | None = None
-        self._readers: dict[int, Any] | None = None
+        # choice -> the reader of its text: with `text_tools`, of the tool calls written in
+        # it (toolcalls/text), else (without `output=`) its `<think>` splitter; made with the
+        # first text (a stream of tool calls may have none)
+        self._texts: dict[Any, Any] | None = None
         self.done_sent = True  # no response is running yet
-        # `feed_sse` offers each event's JSON text to `shortcut.match` before decoding it
-        self.shortcut: EnvelopeShortcut | None = None
-        # `feed(dict)`: the route of a plain fragment event `handle` appended (FRAGMENT_PATH)
-        self.fragment_event: Any = None
         # `text_tools=`: makes the reader of tool calls written in the text, per choice
         # (toolcalls/text); None: text is only split into text and `<think>` reasoning
         self.text_tools: Callable[[CallTable, int], Any] | None = None
@@ -225,8 +230,10 @@ class FormatHandler:
         """The outbox (the table's: the accumulator replaces it as it hands events out)."""
         return self.table.events
 
-    def handle(self, event: dict[str, Any]) -> None:
-        """Act on one decoded event of this format."""
+    def handle(self, event: dict[str, Any]) -> Any:
+        """Act on one decoded event of this format. A format with a `FRAGMENT_PATH` returns
+        the route of a plain fragment event it appended (`feed(dict)` may then arm a lane,
+        lane.py); any other event returns None."""
         raise NotImplementedError
 
     def lane_target(self, route: Any) -> CallState | None:
@@ -246,9 +253,9 @@ class FormatHandler:
         if not text:
             return
         if self.text_tools is not None:
-            readers = self._readers
+            readers = self._texts
             if readers is None:
-                readers = self._readers = {}
+                readers = self._texts = {}
             reader = readers.get(choice)
             if reader is None:
                 reader = readers[choice] = self.text_tools(self.table, choice)
@@ -258,9 +265,9 @@ class FormatHandler:
         if outputs is not None:
             outputs.text(text, choice)
             return
-        splitters = self._splitters
+        splitters = self._texts
         if splitters is None:
-            splitters = self._splitters = {}
+            splitters = self._texts = {}
         splitter = splitters.get(choice)
         if splitter is None:
             splitter = splitters[choice] = ThinkSplitter()
@@ -280,12 +287,17 @@ class FormatHandler:
         """One choice ended with `reason` (OpenAI's `finish_reason`, Gemini's candidate's
         `finishReason`): its text ends (the text-tools reader passes on what it held, an
         open call written in the text ends incomplete), then its structured output by it."""
-        reader = None if self._readers is None else self._readers.pop(choice, None)
+        readers = self._readers()
+        reader = None if readers is None else readers.pop(choice, None)
         if reader is not None:
             reader.end(reason)
         outputs = self.table.outputs
         if outputs is not None and not self.done_sent:
             outputs.end(choice, reason)
+
+    def _readers(self) -> dict[Any, Any] | None:
+        """The text-tools readers by choice (`_texts` with `text_tools`), if any."""
+        return None if self.text_tools is None else self._texts
 
     def reasoning(self, text: str, choice: int = 0) -> None:
         """Reasoning text from a dedicated field."""
@@ -294,7 +306,8 @@ class FormatHandler:
 
     def flush_text(self) -> None:
         """Pass on text held back as a possible `<think>` tag."""
-        for choice, splitter in (self._splitters or {}).items():
+        splitters = None if self.text_tools is not None else self._texts
+        for choice, splitter in (splitters or {}).items():
             for is_reasoning, piece in splitter.flush():
                 self.events.append(
                     ReasoningDelta(piece, choice) if is_reasoning else TextDelta(piece, choice)
@@ -304,7 +317,9 @@ class FormatHandler:
         """The response's text ended: the text-tools readers pass on what they held, and a
         call written in the text that never got its closing marker ends incomplete (before
         the response's end could close it as if it were complete)."""
-        readers, self._readers = self._readers, None
+        readers = self._readers()
+        if readers is not None:
+            self._texts = None
         for reader in (readers or {}).values():
             reader.end(reason)
 
@@ -341,7 +356,9 @@ class FormatHandler:
 
     def abort(self, why: str) -> None:
         """The stream was cut: every open call ends with `why`, keeping its text and preview."""
-        readers, self._readers = self._readers, None
+        readers = self._readers()
+        if readers is not None:
+            self._texts = None
         for reader in (readers or {}).values():
             reader.abort(why)
         for state in self.table.open_states():

@@ -20,7 +20,7 @@ candidate's last chunk, its `finishReason`. Keys are read in camelCase (the REST
 The common Vertex chunk (one part adding pieces to the open call) is routed by its skeleton
 without decoding its envelope (`shortcut.py`, `value=True`), exactly as `_piece` reads it; a
 whole SSE chunk framed as the last routed one goes from bytes to argument text in one native
-call (`_take_chunk`, `VertexArgs.feed_chunk`).
+call (`take_chunk`, `VertexArgs.feed_chunk`).
 
 A candidate's `finishReason` (`STOP`, `MAX_TOKENS`, `MALFORMED_FUNCTION_CALL`, `SAFETY`...)
 closes its calls, and is the response's end once every candidate seen has one; `MAX_TOKENS`
@@ -33,7 +33,7 @@ from typing import Any
 
 from .calls import TRUNCATION_REASONS, CallState, dump_arguments
 from .formats import FormatHandler
-from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope
 from .vertex_args import VertexArgs
 
 __all__ = ["GeminiHandler"]
@@ -54,24 +54,52 @@ class _Candidate:
         self.finished = False
 
 
+def _piece_route(event: dict[str, Any]) -> tuple[int, Any] | None:
+    """(candidate, `responseId`) of a skeleton that `_piece` reads (`partialArgs` cut out),
+    or None: the same checks as `_piece`, but for the handler's state."""
+    candidates = event.get("candidates")
+    if type(candidates) is not list or len(candidates) != 1:
+        return None
+    candidate = candidates[0]
+    if type(candidate) is not dict or len(candidate) != 1:
+        return None
+    content = candidate.get("content")
+    if type(content) is not dict or len(content) > 2:
+        return None
+    parts = content.get("parts")
+    if type(parts) is not list or len(parts) != 1 or type(parts[0]) is not dict:
+        return None
+    part = parts[0]
+    call = part.get("functionCall")
+    if type(call) is not dict or len(part) != 1 or len(call) != 2:
+        return None
+    if call.get("willContinue") is not True or call.get("partialArgs") != FRAGMENT:
+        return None
+    response_id = event.get("responseId")
+    return None if response_id is None else (0, response_id)
+
+
+ENVELOPE = Envelope("partialArgs", _piece_route, value=True)
+"""The Vertex `partialArgs` chunk's envelope (the array cut out), shared by every stream
+(shortcut.py)."""
+
+
 class GeminiHandler(FormatHandler):
     """Routes Gemini / Vertex AI stream chunks to the call table."""
 
     __slots__ = ("_candidates", "_reason", "_response_id")
 
     name = "gemini"
+    # the common Vertex chunk (`_piece`) by its skeleton: the `partialArgs` array cut out
+    ENVELOPE = ENVELOPE
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
         self._candidates: dict[int, _Candidate] = {}
         self._response_id: Any = None
         self._reason: str | None = None
-        # the common Vertex chunk (`_piece`) by its skeleton: the `partialArgs` array cut out
-        self.shortcut = EnvelopeShortcut(
-            ENVELOPE, type(self)._take_piece, self, take_chunk=type(self)._take_chunk
-        )
 
-    def _take_piece(self, route: tuple[int, Any], pieces: Any) -> bool:
+    def take_fragment(self, route: tuple[int, Any], pieces: Any) -> bool:
         """A `_piece` chunk from its skeleton (`route`: its candidate and `responseId`): what
         `_piece` does with it; False when `_piece` would not take it (decode it in full)."""
         opened = self._open_candidate(route)
@@ -81,9 +109,9 @@ class GeminiHandler(FormatHandler):
             self._write(opened[0], pieces)
         return True
 
-    def _take_chunk(self, route: tuple[int, Any], matcher: Any, chunk: bytes) -> bool:
+    def take_chunk(self, route: tuple[int, Any], matcher: Any, chunk: bytes) -> bool:
         """A whole `_piece` chunk framed as the last routed one (`matcher`), its pieces written
-        from its bytes; False when `_take_piece` would not take it or the writer leaves the
+        from its bytes; False when `take_fragment` would not take it or the writer leaves the
         chunk to the long way (nothing changed), which then decides."""
         opened = self._open_candidate(route)
         if opened is None:
@@ -261,7 +289,7 @@ class GeminiHandler(FormatHandler):
         """The open call's `willContinue` ended: write its closing text and close it."""
         state, writer = candidate.streaming, candidate.writer
         candidate.streaming = candidate.writer = None
-        if state is None or writer is None or state.call.finished:
+        if state is None or writer is None or state.finished:
             return
         self.table.append(state, writer.end())
         self.table.close(state, None)
@@ -296,33 +324,3 @@ class GeminiHandler(FormatHandler):
         super().end_response(reason)
         self._candidates.clear()
         self._reason = None
-
-
-def _piece_route(event: dict[str, Any]) -> tuple[int, Any] | None:
-    """(candidate, `responseId`) of a skeleton that `_piece` reads (`partialArgs` cut out),
-    or None: the same checks as `_piece`, but for the handler's state."""
-    candidates = event.get("candidates")
-    if type(candidates) is not list or len(candidates) != 1:
-        return None
-    candidate = candidates[0]
-    if type(candidate) is not dict or len(candidate) != 1:
-        return None
-    content = candidate.get("content")
-    if type(content) is not dict or len(content) > 2:
-        return None
-    parts = content.get("parts")
-    if type(parts) is not list or len(parts) != 1 or type(parts[0]) is not dict:
-        return None
-    part = parts[0]
-    call = part.get("functionCall")
-    if type(call) is not dict or len(part) != 1 or len(call) != 2:
-        return None
-    if call.get("willContinue") is not True or call.get("partialArgs") != FRAGMENT:
-        return None
-    response_id = event.get("responseId")
-    return None if response_id is None else (0, response_id)
-
-
-ENVELOPE = Envelope("partialArgs", _piece_route, value=True)
-"""The Vertex `partialArgs` chunk's envelope (the array cut out), shared by every stream
-(shortcut.py)."""

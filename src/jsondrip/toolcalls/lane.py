@@ -25,8 +25,8 @@ accumulator *disarms* it before anything else can happen: any event that goes th
 the clock ending calls (`expire`), `finish()` and `abort()`. An event the matcher does not
 know, an empty fragment or one that would pass `max_arguments_size` returns None before
 anything changed, and takes the long way. A fragment the engine refuses raises after the call
-took it, as on the long way (`failed` keeps it), and `CallTable.feed_failed` finishes what
-`append` would have done.
+took it, as on the long way, and `CallTable.feed_failed` finishes what `append` would have
+done (the lane's matcher gives the fragment again).
 
 `tests/toolcalls/test_lane.py` checks, on both backends, that every call returns the same
 events with lanes and without (`ENABLED = False`).
@@ -45,28 +45,24 @@ ENABLED = True
 """False: no lane is ever armed (every event goes the long way), for the tests' comparison."""
 
 
-def arm(
-    table: CallTable, state: CallState | None, matcher: Any, head: Any = None
-) -> CallState | None:
-    """The call `state` armed as a lane through events framed as `matcher`'s (with the
-    stream's `head` value, `EnvelopeShortcut.head`): its `take(event, now)` is the lane
-    (`CallState.take`); or None when the long way must go on reading them (see the
+def arm(table: CallTable, state: CallState | None, matcher: Any) -> CallState | None:
+    """The call `state` armed as a lane through events framed as `matcher`'s: its
+    `take(event, now, head)` is the lane (`CallState.take`, given the stream's `head` value,
+    `EnvelopeShortcut.head`); or None when the long way must go on reading them (see the
     module)."""
     if (
         not ENABLED
         or state is None
         or matcher is None
         or state.parser is None
-        or state.call.finished
+        or state.finished
         or not state.content
         or state.fence is not None
         or not state.announced
     ):
         return None
     state.matcher = matcher
-    state.head = head
-    state.limit = table.limit
-    state.failed = None
+    state.limit = table.settings.limit
     return state
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from .calls import CallState
 from .formats import DONE, FormatHandler
-from .shortcut import FRAGMENT, Envelope, EnvelopeShortcut
+from .shortcut import FRAGMENT, Envelope
 
 __all__ = ["OpenAIChatHandler"]
 
@@ -84,9 +84,9 @@ class OneMap:
 
 
 class _Choice(OneMap):
-    """One choice's calls: which call a provider's `index` names (the choice is that map
-    itself: one object fewer per open stream, #28), which an `id` names (`by_id`), and the
-    most recent one (`last`)."""
+    """One choice's calls, once a response has a second call: which call a provider's
+    `index` names (the choice is that map itself: one object fewer, #28), which an `id`
+    names (`by_id`), and the most recent one (`last`)."""
 
     __slots__ = ("by_id", "last")
 
@@ -96,19 +96,63 @@ class _Choice(OneMap):
         self.last: CallState | None = None
 
 
-class OpenAIChatHandler(FormatHandler):
-    """Routes Chat Completions chunks (`choices[].delta`) to the call table."""
+def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
+    """(choice, tool-call index) of a chunk's skeleton whose only news is one `arguments`
+    fragment (no id, name, text, reasoning or finish reason), or None."""
+    choices = event.get("choices")
+    if event.get("type") == "chunk" or type(choices) is not list or len(choices) != 1:
+        return None
+    choice = choices[0]
+    if type(choice) is not dict or choice.get("finish_reason"):
+        return None
+    index = choice.get("index") or 0
+    delta = choice.get("delta")
+    if type(index) is not int or type(delta) is not dict:
+        return None
+    if any(delta.get(name) for name in ("reasoning_content", "reasoning", "content")):
+        return None
+    tool_calls = delta.get("tool_calls")
+    if delta.get("function_call") or type(tool_calls) is not list or len(tool_calls) != 1:
+        return None
+    fragment = tool_calls[0]
+    if type(fragment) is not dict or fragment.get("id"):
+        return None
+    position = fragment.get("index")
+    function = fragment.get("function")
+    if type(position) is not int or type(function) is not dict or function.get("name"):
+        return None
+    if function.get("arguments") != FRAGMENT:
+        return None
+    return index, position
 
-    __slots__ = ("_choices", "_chunk_id", "_reason")
+
+# `obfuscation`: random padding OpenAI adds to each chunk, and `created`: the response's time;
+# never read. `id`: the response's, which `handle` compares with the running one's.
+ENVELOPE = Envelope("arguments", _arguments_route, ("obfuscation", "created"), head="id")
+"""The `arguments` fragment chunk's envelope, shared by every stream (shortcut.py)."""
+
+
+class OpenAIChatHandler(FormatHandler):
+    """Routes Chat Completions chunks (`choices[].delta`) to the call table.
+
+    The running response's calls, by choice: while it has one call, that call alone
+    (`_only`, and the tool-call `index` it started at, `_only_at`, None if it came without
+    one), which an index, an id (its own, if it has one) or the choice's last call names as
+    the maps below would; from its second call on, `_choices` (choice index -> `_Choice`).
+    Nearly every stream has one call: it holds no map (#28: memory per open stream)."""
+
+    __slots__ = ("_choices", "_only", "_only_at", "_reason")
 
     name = "openai-chat"
+    ENVELOPE = ENVELOPE
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
-        self._choices = OneMap()  # choice index -> _Choice
+        self._only: CallState | None = None
+        self._only_at: Any = None
+        self._choices: OneMap | None = None
         self._reason: str | None = None
-        self._chunk_id: Any = None  # the running response's chunk id
-        self.shortcut = EnvelopeShortcut(ENVELOPE, type(self)._take_arguments, self)
+        # the running response's chunk id is the shortcut's `head` (it routes chunks with it)
 
     def handle(self, event: dict[str, Any]) -> None:
         """Act on one chunk (or `[DONE]`, or the SDK stream helper's `chunk` event)."""
@@ -125,11 +169,10 @@ class OpenAIChatHandler(FormatHandler):
                 self.end_response("error")
             return  # a stream helper's derived event (content.delta...): already counted
         chunk_id = event.get("id")
-        if chunk_id != self._chunk_id and choices:  # (a usage chunk's `choices` is empty)
-            if self._reason is not None and self._chunk_id is not None and not self.done_sent:
+        if chunk_id != self.head and choices:  # (a usage chunk's `choices` is empty)
+            if self._reason is not None and self.head is not None and not self.done_sent:
                 self.end_response(self._reason)  # a new response after a finished one
-            self._chunk_id = chunk_id
-            self.shortcut.set_head(chunk_id)  # type: ignore[union-attr]  # routes with it
+            self.set_head(chunk_id)  # the running response's: chunks route with it
         if self.done_sent:
             self.begin_response()
         for choice in choices:
@@ -173,30 +216,110 @@ class OpenAIChatHandler(FormatHandler):
             elif isinstance(part.get("text"), str):
                 self.text(part["text"], choice)
 
-    def _take_arguments(self, route: tuple[int, int], text: str) -> None:
+    def take_fragment(self, route: tuple[int, int], text: str) -> None:
         """A chunk holding one `arguments` fragment, from its skeleton: what `handle` does."""
         if self.done_sent:
             self.begin_response()
         choice, position = route
-        cs = self._choices.get(choice)
-        state = None if cs is None else cs.get(position)
-        if text and state is not None and not state.call.finished:
+        state = self._at(choice, position)
+        if text and state is not None and not state.finished:
             self.table.append(state, text)  # the common case, as `_fragment` would do it
         else:
             self._fragment(choice, {"index": position, "function": {"arguments": text}})
 
     def lane_target(self, route: tuple[int, int]) -> CallState | None:
-        """The call `_take_arguments` appends the route's fragments to, once a response runs
+        """The call `take_fragment` appends the route's fragments to, once a response runs
         and while the call is open."""
-        cs = self._choices.get(route[0])
-        state = None if cs is None or self.done_sent else cs.get(route[1])
-        return None if state is None or state.call.finished else state
+        state = None if self.done_sent else self._at(route[0], route[1])
+        return None if state is None or state.finished else state
+
+    # -- which call: a dict's answers (keys hashed, found by identity or `==`), kept as the
+    # one call alone until a second one starts
+
+    def _at(self, choice: Any, position: Any) -> CallState | None:
+        """The call the choice's tool-call `index` names."""
+        hash(choice)
+        hash(position)
+        only = self._only
+        if only is not None:
+            at = self._only_at
+            if _same(only.choice, choice) and at is not None and _same(at, position):
+                return only
+            return None
+        cs = None if self._choices is None else self._choices.get(choice)
+        return None if cs is None else cs.get(position)  # type: ignore[no-any-return]
+
+    def _by_id(self, choice: Any, call_id: Any) -> CallState | None:
+        """The call the choice's call `id` names."""
+        hash(choice)
+        hash(call_id)
+        only = self._only
+        if only is not None:
+            own = only.id  # (a str: `_started`, `_named`)
+            return only if own and _same(own, call_id) and _same(only.choice, choice) else None
+        cs = None if self._choices is None else self._choices.get(choice)
+        return None if cs is None else cs.by_id.get(call_id)  # type: ignore[no-any-return]
+
+    def _last(self, choice: Any) -> CallState | None:
+        """The choice's most recent call."""
+        hash(choice)
+        only = self._only
+        if only is not None:
+            return only if _same(only.choice, choice) else None
+        cs = None if self._choices is None else self._choices.get(choice)
+        return None if cs is None else cs.last
+
+    def _maps(self, choice: Any) -> _Choice:
+        """The choice's calls as maps, made now if need be (with the one call so far)."""
+        choices = self._choices
+        if choices is None:
+            choices = self._choices = OneMap()
+            only = self._only
+            if only is not None:
+                cs = _Choice()
+                choices.set(only.choice, cs)
+                if self._only_at is not None:
+                    cs.set(self._only_at, only)
+                if only.id:
+                    cs.by_id.set(only.id, only)
+                cs.last = only
+                self._only = self._only_at = None
+        found: _Choice | None = choices.get(choice)
+        if found is None:
+            found = _Choice()
+            choices.set(choice, found)
+        return found
+
+    def _started(self, choice: Any, position: Any, call_id: Any, state: CallState) -> None:
+        """`state` is the choice's new call, at `position` (if not None), with `call_id` (if
+        truthy): the one call alone if it is the response's first and its id is a str (or
+        None), else in the maps (where an unhashable id raises, as a dict's key does)."""
+        if (
+            self._only is None
+            and self._choices is None
+            and (call_id is None or type(call_id) is str)
+        ):
+            self._only = state
+            self._only_at = position
+            return
+        cs = self._maps(choice)
+        if position is not None:
+            cs.set(position, state)
+        if call_id:
+            cs.by_id.set(call_id, state)
+        cs.last = state
+
+    def _named(self, choice: Any, call_id: Any, state: CallState) -> None:
+        """The call `state`, without an id so far, is given `call_id` (truthy)."""
+        if self._only is state and type(call_id) is str:
+            state.id = call_id  # the one call: its own id names it
+            return
+        cs = self._maps(choice)
+        state.id = call_id
+        cs.by_id.set(call_id, state)
 
     def _fragment(self, choice: int, fragment: dict[str, Any]) -> None:
-        cs = self._choices.get(choice)
-        if cs is None:
-            cs = _Choice()
-            self._choices.set(choice, cs)
+        hash(choice)
         position = fragment.get("index")
         call_id = fragment.get("id") or None
         function = fragment.get("function") or {}
@@ -204,46 +327,41 @@ class OpenAIChatHandler(FormatHandler):
         arguments = function.get("arguments")
         table = self.table
         if position is not None:
-            state = cs.get(position)
+            state = self._at(choice, position)
             if (
                 state is not None
                 and name
                 and call_id
-                and state.call.id
-                and call_id != state.call.id
+                and state.id
+                and call_id != state.id
                 and _complete(state)
             ):
                 table.close(state, None)
                 state = None
         elif call_id:
-            state = cs.by_id.get(call_id)
+            state = self._by_id(choice, call_id)
         else:
-            state = cs.last
+            state = self._last(choice)
             if state is not None and name and _complete(state):
                 table.close(state, None)
                 state = None
         if state is None:
             state = table.start(call_id, name, choice=choice)
-            if position is not None:
-                cs.set(position, state)
-            if call_id:
-                cs.by_id.set(call_id, state)
-            cs.last = state
+            self._started(choice, position, call_id, state)
         else:
-            call = state.call
+            call = state
             if call.finished:  # ended already (invalid, finish_reason, too large...)
                 table.append(state, arguments)  # dropped, counted as ignored
                 return
             if call_id and not call.id:
-                call.id = call_id
-                cs.by_id.set(call_id, state)
+                self._named(choice, call_id, state)
             if name:
                 current = call.name
                 if not current or name.startswith(current):
                     call.name = name
                 elif name != current:
                     call.name = current + name
-        if arguments is not None and state.call.name:
+        if arguments is not None and state.name:
             table.announce(state)
         if arguments:
             table.append(state, arguments)
@@ -252,7 +370,13 @@ class OpenAIChatHandler(FormatHandler):
         if self._reason is None or choice == 0:
             self._reason = reason
         self.end_choice(choice, reason)
-        cs = self._choices.get(choice)
+        hash(choice)
+        only = self._only
+        if only is not None:
+            if _same(only.choice, choice):
+                self.table.close(only, reason)
+            return
+        cs = None if self._choices is None else self._choices.get(choice)
         if cs is None:
             return
         for state in cs.values() + cs.by_id.values():
@@ -267,48 +391,17 @@ class OpenAIChatHandler(FormatHandler):
     def end_response(self, reason: str | None) -> None:
         """`[DONE]` or the end of the stream: close what is open, forget the indexes."""
         super().end_response(reason)
-        self._choices.clear()
+        self._choices = self._only = self._only_at = None
         self._reason = None
+
+
+def _same(own: Any, key: Any) -> bool:
+    """Whether a dict would find `key` where `own` is its key."""
+    return own is key or own == key  # type: ignore[no-any-return]
 
 
 def _complete(state: CallState) -> bool:
     """The call takes no more arguments: its document is complete, or it ended (invalid,
     too large...). A fragment naming a tool is then a new call."""
     parser = state.parser
-    return state.call.finished or (parser is not None and parser.done)
-
-
-def _arguments_route(event: dict[str, Any]) -> tuple[int, int] | None:
-    """(choice, tool-call index) of a chunk's skeleton whose only news is one `arguments`
-    fragment (no id, name, text, reasoning or finish reason), or None."""
-    choices = event.get("choices")
-    if event.get("type") == "chunk" or type(choices) is not list or len(choices) != 1:
-        return None
-    choice = choices[0]
-    if type(choice) is not dict or choice.get("finish_reason"):
-        return None
-    index = choice.get("index") or 0
-    delta = choice.get("delta")
-    if type(index) is not int or type(delta) is not dict:
-        return None
-    if any(delta.get(name) for name in ("reasoning_content", "reasoning", "content")):
-        return None
-    tool_calls = delta.get("tool_calls")
-    if delta.get("function_call") or type(tool_calls) is not list or len(tool_calls) != 1:
-        return None
-    fragment = tool_calls[0]
-    if type(fragment) is not dict or fragment.get("id"):
-        return None
-    position = fragment.get("index")
-    function = fragment.get("function")
-    if type(position) is not int or type(function) is not dict or function.get("name"):
-        return None
-    if function.get("arguments") != FRAGMENT:
-        return None
-    return index, position
-
-
-# `obfuscation`: random padding OpenAI adds to each chunk, and `created`: the response's time;
-# never read. `id`: the response's, which `handle` compares with the running one's.
-ENVELOPE = Envelope("arguments", _arguments_route, ("obfuscation", "created"), head="id")
-"""The `arguments` fragment chunk's envelope, shared by every stream (shortcut.py)."""
+    return state.finished or (parser is not None and parser.done)

@@ -184,7 +184,7 @@ class OpenAIResponsesHandler(FormatHandler):
         return state
 
     def _close(self, state: CallState, arguments: Any) -> None:
-        if state.call.finished:
+        if state.finished:
             return
         if isinstance(arguments, str):
             self.table.replace(state, arguments)

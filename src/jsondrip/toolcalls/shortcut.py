@@ -183,40 +183,42 @@ _NO_FRAME = Frame(("",), "", None, None)  # no frame yet: `match` goes by the sk
 class EnvelopeShortcut:
     """Routes the common fragment event of a format without decoding it (see the module).
 
-    `envelope`: the format's `Envelope` (shared). `take(owner, route, fragment)`: the
-    handler's action (a function, say the handler class's method, called with `owner`, the
-    handler: a bound method would be an object of 64 bytes per open stream, #28); if it
-    returns False, the event is decoded in full instead (the handler's state does not allow
-    the quick way). In value mode, `take` gets the fragment decoded, and
-    `take_chunk(owner, route, matcher, chunk)` gets a whole chunk framed as the last routed
-    one (the handler reads it through `matcher`; False: read it the long way). Without
-    `take_chunk`, value mode has no chunk check.
+    The base of the format handlers (`formats.FormatHandler`): a handler is its own shortcut,
+    not an object of its own per open stream (#28). A handler class names its format's
+    `ENVELOPE` (shared; None: the format has no shortcut, and nothing matches) and takes
+    each routed fragment in `take_fragment(route, fragment)`; if that returns False, the
+    event is decoded in full instead (the handler's state does not allow the quick way). In
+    value mode, `take_fragment` gets the fragment decoded, and `take_chunk(route, matcher,
+    chunk)`, if the handler defines it, gets a whole chunk framed as the last routed one (it
+    reads it through `matcher`; False: read it the long way). Without `take_chunk`, value
+    mode has no chunk check.
 
-    What is its own is small: the frame of the last routed event (shared with the streams of
-    the same skeleton), the stream's head value (`set_head`), and the hash of the last
-    skeleton seen once since then (a skeleton is learned on its second sight in a row, no
-    event routed between, by any stream of the envelope).
+    What is the stream's own is small: the frame of the last routed event (shared with the
+    streams of the same skeleton), the stream's head value (`set_head`), and the hash of the
+    last skeleton seen once since then (a skeleton is learned on its second sight in a row,
+    no event routed between, by any stream of the envelope).
     """
 
-    __slots__ = ("_envelope", "_frame", "_last_miss", "_owner", "_take", "_take_chunk", "head")
+    __slots__ = ("_frame", "_last_miss", "head")
 
-    def __init__(
-        self,
-        envelope: Envelope,
-        take: Callable[[Any, Any, Any], Any],
-        owner: Any = None,
-        *,
-        take_chunk: Callable[[Any, Any, Any, bytes], bool] | None = None,
-    ) -> None:
-        self._envelope = envelope
-        self._take = take
-        self._owner = owner
-        self._take_chunk = take_chunk
+    ENVELOPE: Envelope | None = None
+    """The format's envelope (None: no shortcut)."""
+
+    def __init__(self) -> None:
         self._frame = _NO_FRAME  # the last routed skeleton's
         # the hash of the last skeleton not known (a skeleton is kept whole only where it is
         # learned: a collision would only learn one seen once, which is as exact)
         self._last_miss: int | None = None
         self.head: Any = None  # the stream's value of the envelope's head key
+
+    def take_fragment(self, route: Any, fragment: Any) -> Any:
+        """The handler's action on a routed event's fragment (False: decode it in full)."""
+        raise NotImplementedError
+
+    def take_chunk(self, route: Any, matcher: Any, chunk: bytes) -> bool:
+        """Value mode: the handler reads a whole chunk framed as the last routed one through
+        `matcher` (False: read it the long way). This base reads none."""
+        return False
 
     def set_head(self, value: Any) -> None:
         """The stream's value of the envelope's head key is now `value` (the handler read it
@@ -255,7 +257,7 @@ class EnvelopeShortcut:
         try:
             for hole, after in frame.steps:
                 if hole == "f" or hole == "v":
-                    fragment, at = self._envelope.scan(text, at)
+                    fragment, at = self.ENVELOPE.scan(text, at)  # type: ignore[union-attr]
                 elif hole == "n":
                     number = _NUMBER.match(text, at)
                     if number is None or number.end() - at > _MAX_NUMBER:
@@ -272,11 +274,12 @@ class EnvelopeShortcut:
             return False
         if at != len(text):
             return self._by_skeleton(text)
-        return self._take(self._owner, frame.route, fragment) is not False
+        return self.take_fragment(frame.route, fragment) is not False
 
     def _frames(self) -> bool:
         """Whether chunks and lines are checked whole (value mode: only with `take_chunk`)."""
-        return self._take_chunk is not None or not self._envelope.value
+        takes_chunks = type(self).take_chunk is not EnvelopeShortcut.take_chunk
+        return takes_chunks or not self.ENVELOPE.value  # type: ignore[union-attr]
 
     def frame(self, head: str) -> None:
         """The event `match` just took came as the whole SSE chunk `head + text + "\\n\\n"`
@@ -308,12 +311,12 @@ class EnvelopeShortcut:
         if line is None:
             return False
         matcher = line[1]
-        if self._envelope.value:
-            return self._take_chunk(self._owner, frame.route, matcher, chunk)  # type: ignore[misc]
+        if self.ENVELOPE.value:  # type: ignore[union-attr]  # (a frame: an envelope's)
+            return self.take_chunk(frame.route, matcher, chunk)
         fragment = matcher.fragment(chunk, self.head)
         if fragment is None:
             return False
-        self._take(self._owner, frame.route, fragment)
+        self.take_fragment(frame.route, fragment)
         return True
 
     def match_chunk(self, chunk: bytes) -> bool:
@@ -329,16 +332,18 @@ class EnvelopeShortcut:
         if framed is None:
             return False
         matcher = framed[2]
-        if self._envelope.value:
-            return self._take_chunk(self._owner, frame.route, matcher, chunk)  # type: ignore[misc]
+        if self.ENVELOPE.value:  # type: ignore[union-attr]  # (a frame: an envelope's)
+            return self.take_chunk(frame.route, matcher, chunk)
         fragment = matcher.fragment(chunk, self.head)
         if fragment is None:
             return False
-        self._take(self._owner, frame.route, fragment)
+        self.take_fragment(frame.route, fragment)
         return True
 
     def _by_skeleton(self, text: str) -> bool:
-        envelope = self._envelope
+        envelope = self.ENVELOPE
+        if envelope is None:
+            return False
         key = envelope.key
         found = text.find(key)
         if envelope.value:  # the value begins after the colon and its blanks
@@ -410,7 +415,7 @@ class EnvelopeShortcut:
             return False  # as the handler compares them: a new response, read in full
         self._frame = frame  # the quick check of the next event
         self._last_miss = None  # a routed event ends a row of misses: no int kept (#28)
-        return self._take(self._owner, frame.route, fragment) is not False
+        return self.take_fragment(frame.route, fragment) is not False
 
     def _learn(self, skeleton: str, texts: tuple[str, ...], holes: str) -> Any:
         """The frame of a skeleton seen twice in a row, its text around the holes as given
@@ -420,7 +425,7 @@ class EnvelopeShortcut:
             self._last_miss = seen
             return None
         self._last_miss = None
-        envelope = self._envelope
+        envelope: Envelope = self.ENVELOPE  # type: ignore[assignment]  # (`_by_skeleton`'s)
         try:
             event = json.loads(skeleton, object_pairs_hook=_unique_pairs)
         except (ValueError, RecursionError):

@@ -281,7 +281,7 @@ class Envelope:
         reader = self.reader
         if self.value == "id":
             if reader.call is not None:
-                reader.call.call.id = value
+                reader.call.id = value
             else:
                 reader.pending_id = value
             return True

@@ -124,7 +124,7 @@ class GlmReader(TextReader):
         self.write(("" if self.first else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
         self.first = False
         call = self.call
-        self.writer = value_writer(self, "" if call is None else call.call.name, key)
+        self.writer = value_writer(self, "" if call is None else call.name, key)
         self.state = self.value
         return i + len(VALUE)
 

@@ -135,7 +135,7 @@ class Qwen3CoderReader(TextReader):
         self.write(("" if self.first else ", ") + json.dumps(key, ensure_ascii=False) + ": ")
         self.first = False
         call = self.call
-        self.writer = value_writer(self, "" if call is None else call.call.name, key)
+        self.writer = value_writer(self, "" if call is None else call.name, key)
         self.value_start = True
         self.state = self.value
         return at + 1

@@ -224,7 +224,7 @@ class TextReader:
     def end_call(self, state: CallState, why: str) -> None:
         """End `state` with `why`, or with the JSON error it already has (the first error
         says most)."""
-        if state.call.error is not None:
+        if state.error is not None:
             self.table.close(state, None)
         else:
             self.table.fail(state, why, release=False)
@@ -353,7 +353,7 @@ class TextReader:
             text = "".join(self.pending)
             self.pending.clear()
             call = self.call
-            if call is not None and not call.call.finished:  # (an ended call takes none)
+            if call is not None and not call.finished:  # (an ended call takes none)
                 self.table.append(call, text)
 
     def close_call(self) -> None:

@@ -208,6 +208,6 @@ def scalar_json(text: str, types: frozenset[str] | None) -> str:
 
 def value_writer(reader: TextReader, name: str, key: str) -> ValueWriter:
     """The writer of argument `key` of tool `name`, typed by the table's schema if any."""
-    schemas = reader.table.schemas
+    schemas = reader.table.settings.schemas
     schema = None if schemas is None else schemas.get(name)
     return ValueWriter(reader, value_types(schema, key))
