@@ -5,15 +5,15 @@ whatever the chunks' choices, indexes, ids, names and finish reasons (malformed 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
+from _toolcall_support import snapshot_events
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jsondrip.toolcalls import ToolCallAccumulator, ToolCallDelta, ToolCallDone
+from jsondrip.toolcalls import ToolCallAccumulator
 from jsondrip.toolcalls.openai_chat import OpenAIChatHandler
 
 ARGUMENTS = st.sampled_from([None, "", "{", '{"a": 1}', "}", '"x"', "[1", "]", "{}", "x"])
@@ -57,31 +57,15 @@ def chunks(draw: Any) -> Any:
     return {"id": draw(st.sampled_from(["r1", "r2"])), "choices": choices}
 
 
-def snapshot(events: list[Any]) -> list[Any]:
-    """The events as plain values, previews copied as they were when emitted."""
-    out: list[Any] = []
-    for e in events:
-        if type(e) is ToolCallDelta:
-            out.append(
-                ("delta", e.index, e.id, e.name, e.arguments_delta, copy.deepcopy(e.preview))
-            )
-        elif type(e) is ToolCallDone:
-            c = e.tool_call
-            out.append(("done", c.index, c.id, c.name, c.arguments, c.raw, c.error, c.complete))
-        else:
-            out.append(e)
-    return out
-
-
 def run(events: list[Any]) -> list[Any]:
     accumulator = ToolCallAccumulator(format="openai-chat", clock=lambda: 0.0)
     out: list[Any] = []
     for event in events:
         try:
-            out.append(snapshot(accumulator.feed(event)))
+            out.append(snapshot_events(accumulator.feed(event)))
         except ValueError as error:  # a malformed chunk: said the same way
             out.append(("error", str(error)))
-    out.append(snapshot(accumulator.finish()))
+    out.append(snapshot_events(accumulator.finish()))
     out.append([repr(call) for call in accumulator.tool_calls])
     return out
 

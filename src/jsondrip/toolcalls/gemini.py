@@ -54,18 +54,17 @@ class _Candidate:
         self.finished = False
 
 
-def _piece_route(event: dict[str, Any]) -> tuple[int, Any] | None:
-    """(candidate, `responseId`) of a skeleton that `_piece` reads (`partialArgs` cut out),
-    or None: the same checks as `_piece`, but for the handler's state."""
+def _continued_call(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The `functionCall` of the common Vertex event: one candidate holding only its content,
+    whose one part is that call with `willContinue` on and one other field (its
+    `partialArgs`); None for any other event."""
     candidates = event.get("candidates")
     if type(candidates) is not list or len(candidates) != 1:
         return None
     candidate = candidates[0]
-    if type(candidate) is not dict or len(candidate) != 1:
-        return None
-    content = candidate.get("content")
-    if type(content) is not dict or len(content) > 2:
-        return None
+    content = candidate.get("content") if type(candidate) is dict else None
+    if type(content) is not dict or len(candidate) != 1 or len(content) > 2:
+        return None  # a finish reason or anything else beside the content
     parts = content.get("parts")
     if type(parts) is not list or len(parts) != 1 or type(parts[0]) is not dict:
         return None
@@ -73,7 +72,14 @@ def _piece_route(event: dict[str, Any]) -> tuple[int, Any] | None:
     call = part.get("functionCall")
     if type(call) is not dict or len(part) != 1 or len(call) != 2:
         return None
-    if call.get("willContinue") is not True or call.get("partialArgs") != FRAGMENT:
+    return call if call.get("willContinue") is True else None
+
+
+def _piece_route(event: dict[str, Any]) -> tuple[int, Any] | None:
+    """(candidate, `responseId`) of a skeleton that `_piece` reads (`partialArgs` cut out),
+    or None: the same checks as `_piece`, but for the handler's state."""
+    call = _continued_call(event)
+    if call is None or call.get("partialArgs") != FRAGMENT:
         return None
     response_id = event.get("responseId")
     return None if response_id is None else (0, response_id)
@@ -182,24 +188,14 @@ class GeminiHandler(FormatHandler):
         """The common Vertex event, quickly: one candidate whose one part adds `partialArgs`
         to the open call and goes on (`willContinue`), in the same response; False for any
         other event, which `handle` then reads in full (the same result either way)."""
-        candidates = event.get("candidates")
-        if type(candidates) is not list or len(candidates) != 1 or self.done_sent:
-            return False
-        candidate = candidates[0]
-        content = candidate.get("content") if type(candidate) is dict else None
-        if type(content) is not dict or len(candidate) != 1 or len(content) > 2:
-            return False  # a finish reason or anything else beside the content
-        parts = content.get("parts")
-        if type(parts) is not list or len(parts) != 1 or type(parts[0]) is not dict:
-            return False
-        part = parts[0]
-        call = part.get("functionCall")
-        if type(call) is not dict or len(part) != 1 or len(call) != 2:
+        call = None if self.done_sent else _continued_call(event)
+        if call is None:
             return False
         pieces = call.get("partialArgs")
-        if call.get("willContinue") is not True or type(pieces) is not list:
+        if type(pieces) is not list:
             return False
-        state = self._candidates.get(candidate.get("index") or 0)
+        # the candidate holds only its content (`_continued_call`): its index is 0
+        state = self._candidates.get(0)
         if state is None or state.streaming is None or state.writer is None:
             return False
         response_id = event.get("responseId")
