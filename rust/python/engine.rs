@@ -3,7 +3,10 @@
 //! engine.py`'s `PythonEngine` (and `twin/schema/checked.py`'s `CheckedEngine` with a schema);
 //! `jsondrip.Parser` delegates to either.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use std::cell::{Cell, UnsafeCell};
+use std::ops::{Deref, DerefMut};
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString};
@@ -71,8 +74,62 @@ impl Failed {
 }
 
 /// The native engine of one stream. Use it through `jsondrip.Parser`.
-#[pyclass(module = "jsondrip._native")]
+#[pyclass(frozen, module = "jsondrip._native")]
 pub struct NativeEngine {
+    /// Reached only through `enter`, one method at a time.
+    state: UnsafeCell<EngineState>,
+    /// A method is running: a finalizer that an allocation of the builder runs may call the
+    /// engine again, and is refused, as pyo3's borrow check refuses it. A plain flag, not
+    /// pyo3's: its atomic `cmpxchg` was a tenth of an empty `feed` (#28 item 3).
+    busy: Cell<bool>,
+}
+
+// SAFETY: the state is reached only through `enter`, which pyo3's methods call with the
+// interpreter attached, and which refuses a second entry while one is alive; the module is
+// `gil_used` (mod.rs), so on a free-threaded build its import turns the GIL back on: one
+// thread at a time. `__traverse__` reads the state only when no method is running (the
+// collector may run inside one, from an allocation).
+unsafe impl Sync for NativeEngine {}
+
+/// The engine's state while a method runs (`NativeEngine::enter`).
+pub(super) struct Entered<'a>(&'a NativeEngine);
+
+impl Deref for Entered<'_> {
+    type Target = EngineState;
+
+    fn deref(&self) -> &EngineState {
+        // SAFETY: this guard is the only way to the state while it lives (`enter`).
+        unsafe { &*self.0.state.get() }
+    }
+}
+
+impl DerefMut for Entered<'_> {
+    fn deref_mut(&mut self) -> &mut EngineState {
+        // SAFETY: as `deref`: one guard at a time, and it is borrowed mutably here.
+        unsafe { &mut *self.0.state.get() }
+    }
+}
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        self.0.busy.set(false);
+    }
+}
+
+impl NativeEngine {
+    /// The state, for one method; RuntimeError ("Already borrowed", as pyo3 says it) while
+    /// another method of this engine is running.
+    #[inline]
+    pub(super) fn enter(&self) -> PyResult<Entered<'_>> {
+        if self.busy.replace(true) {
+            return Err(PyRuntimeError::new_err("Already borrowed"));
+        }
+        Ok(Entered(self))
+    }
+}
+
+/// What a `NativeEngine` holds: its stream, the value's builder, why it failed, its check.
+pub(super) struct EngineState {
     stream: Stream,
     builder: Builder,
     /// Boxed, as the rest of the rarely used state: an open stream's size is what a server
@@ -82,7 +139,7 @@ pub struct NativeEngine {
     schema: Option<Box<SchemaCheck>>,
 }
 
-impl NativeEngine {
+impl EngineState {
     fn failed(&mut self, py: Python<'_>, failure: Failure) -> PyErr {
         match failure {
             Failure::Invalid(e) => {
@@ -173,6 +230,23 @@ impl NativeEngine {
         self.progress(py, Some(path))
     }
 
+    /// `progress(path)` (see the method).
+    fn progress(&mut self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        let Some(schema) = &self.schema else {
+            return Err(PyValueError::new_err(
+                "progress() needs a Parser made with schema=...",
+            ));
+        };
+        schema.check_failed(py)?;
+        self.check_failed(py)?;
+        self.refresh(py)?;
+        let schema = self.schema.as_mut().expect("checked above");
+        match path {
+            Some(path) => schema.progress(py, self.builder.root.as_ref(), path),
+            None => schema.progress(py, self.builder.root.as_ref(), intern!(py, "").as_any()),
+        }
+    }
+
     fn check_failed(&self, py: Python<'_>) -> PyResult<()> {
         match &self.failed {
             Some(failed) => Err(failed.raise(py)),
@@ -214,10 +288,13 @@ impl NativeEngine {
             stream.set_stop_at_end();
         }
         Ok(NativeEngine {
-            stream,
-            builder: Builder::new(),
-            failed: None,
-            schema,
+            state: UnsafeCell::new(EngineState {
+                stream,
+                builder: Builder::new(),
+                failed: None,
+                schema,
+            }),
+            busy: Cell::new(false),
         })
     }
 
@@ -226,56 +303,57 @@ impl NativeEngine {
     /// `path` is taken as any object (no extraction: this runs after every fragment) and
     /// refused with the twin's TypeError unless it is a str; None is the root.
     #[pyo3(signature = (path = None))]
-    fn progress(&mut self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-        let Some(schema) = &self.schema else {
-            return Err(PyValueError::new_err(
-                "progress() needs a Parser made with schema=...",
-            ));
-        };
-        schema.check_failed(py)?;
-        self.check_failed(py)?;
-        self.refresh(py)?;
-        let schema = self.schema.as_mut().expect("checked above");
-        match path {
-            Some(path) => schema.progress(py, self.builder.root.as_ref(), path),
-            None => schema.progress(py, self.builder.root.as_ref(), intern!(py, "").as_any()),
-        }
+    fn progress(&self, py: Python<'_>, path: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+        self.enter()?.progress(py, path)
     }
 
     fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
-        if let Some(Failed::Raised(exception)) = self.failed.as_deref() {
+        if self.busy.get() {
+            // A method runs (the collector came from one of its allocations): its state may
+            // be half-changed. Nothing visited is as if held from outside: nothing is freed.
+            return Ok(());
+        }
+        // SAFETY: no method is running, and the collector runs no method of this engine
+        // while it visits.
+        let state = unsafe { &*self.state.get() };
+        if let Some(Failed::Raised(exception)) = state.failed.as_deref() {
             visit.call(exception)?;
         }
-        self.builder.traverse(&visit)
+        state.builder.traverse(&visit)
     }
 
-    fn __clear__(&mut self) {
-        if let Some(Failed::Raised(_)) = self.failed.as_deref() {
-            self.failed = None;
+    fn __clear__(&self) {
+        // The collector clears only garbage, never an engine a running method holds.
+        let Ok(mut this) = self.enter() else { return };
+        if let Some(Failed::Raised(_)) = this.failed.as_deref() {
+            this.failed = None;
         }
-        self.builder.clear();
+        this.builder.clear();
     }
 
     /// Read one fragment (str, or UTF-8 bytes) and return the current best-effort value;
     /// with `stop_at_end`, `NotImplemented` instead when the document ended in this fragment
     /// (`end` and `end_index` say where).
-    fn feed(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.feed_value(py, chunk)
+    fn feed(&self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let mut this = self.enter()?;
+        this.feed_value(py, chunk)
     }
 
     /// Read one fragment and return the list of `jsondrip.Change`s it made to the value.
-    fn feed_changes(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.feed_changes_list(py, chunk)
+    fn feed_changes(&self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let mut this = self.enter()?;
+        this.feed_changes_list(py, chunk)
     }
 
     /// Read one fragment like `feed_changes`, and return its changes as a `PendingChanges`
     /// (made into `Change`s by its `build()`), or None when it made none.
-    fn feed_pending(&mut self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-        self.builder.recorder.changes = Some(Vec::new());
-        self.builder.recorder.pending = Some(Box::new(Pending::new()));
-        let read = self.read(py, chunk);
-        self.builder.recorder.changes = None;
-        let pending = self.builder.recorder.pending.take().unwrap_or_default();
+    fn feed_pending(&self, py: Python<'_>, chunk: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let mut this = self.enter()?;
+        this.builder.recorder.changes = Some(Vec::new());
+        this.builder.recorder.pending = Some(Box::new(Pending::new()));
+        let read = this.read(py, chunk);
+        this.builder.recorder.changes = None;
+        let pending = this.builder.recorder.pending.take().unwrap_or_default();
         read?;
         if pending.is_empty() {
             return Ok(py.None());
@@ -286,40 +364,45 @@ impl NativeEngine {
     /// The current best-effort value (live: updated in place by later feeds); after a
     /// `SchemaViolation`, that violation again (the value broke the schema).
     #[getter]
-    fn value(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if let Some(schema) = &self.schema {
+    fn value(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let mut this = self.enter()?;
+        if let Some(schema) = &this.schema {
             schema.check_failed(py)?;
         }
-        self.value_of(py)
+        this.value_of(py)
     }
 
     /// With `options.stop_at_end`, once a fragment held the document's end: the index in
     /// that fragment (in characters) of `end`'s position, else None.
     #[getter]
-    fn end_index(&self) -> Option<u64> {
-        self.stream.end_index()
+    fn end_index(&self) -> PyResult<Option<u64>> {
+        let this = self.enter()?;
+        Ok(this.stream.end_index())
     }
 
     /// True once a complete document has been read.
     #[getter]
-    fn done(&self) -> bool {
-        self.stream.done()
+    fn done(&self) -> PyResult<bool> {
+        let this = self.enter()?;
+        Ok(this.stream.done())
     }
 
     /// With `options.stop_at_end`: where the document ended, once a fragment held its end
     /// (the first character after it that is not whitespace: its position from the stream's
     /// start, line and column), else None. Nothing after it is read.
     #[getter]
-    fn end(&self) -> Option<(u64, u64, u64)> {
-        self.stream.end()
+    fn end(&self) -> PyResult<Option<(u64, u64, u64)>> {
+        let this = self.enter()?;
+        Ok(this.stream.end())
     }
 
     /// How many values along the live value's last path are still arriving (the open
     /// containers, and the string or jiter-mode number shown at their end): every other
     /// value shown is complete.
     #[getter]
-    fn open_depth(&self) -> usize {
-        self.stream.open_depth()
+    fn open_depth(&self) -> PyResult<usize> {
+        let this = self.enter()?;
+        Ok(this.stream.open_depth())
     }
 
     /// The machine's state as a dict (`rust/core/machine.rs` `DebugState`): `state`,
@@ -328,7 +411,8 @@ impl NativeEngine {
     /// `high` (a high surrogate waiting for its low half), `line`, `offset`. The twin's
     /// `debug_state()` gives the same.
     fn debug_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let state = self.stream.debug_state();
+        let this = self.enter()?;
+        let state = this.stream.debug_state();
         let dict = PyDict::new(py);
         dict.set_item("state", state.state)?;
         dict.set_item("number", state.number)?;
@@ -358,20 +442,21 @@ impl NativeEngine {
     /// `keys` (the key cache's tables) and `schema` (the boxed schema check, when there is
     /// one; its own tables are the `Schema`'s). A new engine's `buffers` and `keys` are 0.
     fn debug_memory<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let this = self.enter()?;
         let dict = PyDict::new(py);
         dict.set_item("object", std::mem::size_of::<NativeEngine>())?;
-        let failed = self
+        let failed = this
             .failed
             .as_ref()
             .map_or(0, |_| std::mem::size_of::<Failed>());
         dict.set_item(
             "buffers",
-            self.stream.heap_bytes() + self.builder.heap_bytes() + failed,
+            this.stream.heap_bytes() + this.builder.heap_bytes() + failed,
         )?;
-        dict.set_item("keys", self.builder.keys_bytes())?;
+        dict.set_item("keys", this.builder.keys_bytes())?;
         dict.set_item(
             "schema",
-            self.schema
+            this.schema
                 .as_ref()
                 .map_or(0, |_| std::mem::size_of::<SchemaCheck>()),
         )?;
@@ -379,23 +464,25 @@ impl NativeEngine {
     }
 
     /// End the stream: the final value, or JSONDecodeError if it is incomplete or invalid.
-    fn close(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.finish(py)?;
-        self.value_of(py)
+    fn close(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let mut this = self.enter()?;
+        this.finish(py)?;
+        this.value_of(py)
     }
 
     /// End the stream like `close`, and return the `jsondrip.Change`s that completing the
     /// document made (say the `add` of a top-level number).
-    fn close_changes(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        self.builder.recorder.changes = Some(Vec::new());
-        let ended = self.finish(py);
-        let changes = self.builder.recorder.changes.take().unwrap_or_default();
+    fn close_changes(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let mut this = self.enter()?;
+        this.builder.recorder.changes = Some(Vec::new());
+        let ended = this.finish(py);
+        let changes = this.builder.recorder.changes.take().unwrap_or_default();
         ended?;
         Ok(PyList::new(py, changes)?.into_any().unbind())
     }
 }
 
-impl NativeEngine {
+impl EngineState {
     /// Ends the stream (again: a closed stream stays closed), or raises why it cannot end.
     fn finish(&mut self, py: Python<'_>) -> PyResult<()> {
         if let Some(schema) = &self.schema {

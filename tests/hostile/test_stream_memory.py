@@ -58,8 +58,10 @@ def test_a_fresh_engine_holds_no_buffers(backend: str) -> None:
         # The engine's own fixed state; the rarely used parts (an error, the jiter digest,
         # a schema check, the change recorder's lazy changes, the document's end) are boxed,
         # and positions, literals and counters are as narrow as their values. A regression
-        # guard on its size (rust/core/tests.rs pins the machine's and the stream's).
-        assert memory["object"] <= 432
+        # guard on its size (rust/core/tests.rs pins the machine's and the stream's). It
+        # holds its own reentrancy flag (engine.rs `busy`), where pyo3's borrow flag was: the
+        # object the interpreter allocates is no larger for it.
+        assert memory["object"] <= 440
     else:
         # Empty lists and an empty dict, no more.
         assert memory["buffers"] <= 8 * sys.getsizeof([True])
