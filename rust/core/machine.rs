@@ -786,8 +786,15 @@ impl Machine {
         Ok(self.after_value())
     }
 
-    /// Read one fragment of whole code points. `wtf8` says it may hold lone surrogates.
-    pub fn feed<S: Sink>(&mut self, chunk: &[u8], wtf8: bool, sink: &mut S) -> Result<(), Halt> {
+    /// Read one fragment of whole code points, `chars` of them (`count_chars(chunk)`, which
+    /// the caller may know without counting). `wtf8` says it may hold lone surrogates.
+    pub fn feed<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        chars: u64,
+        wtf8: bool,
+        sink: &mut S,
+    ) -> Result<(), Halt> {
         if S::EVENTS {
             *sink.cursor() = Cursor::default();
         }
@@ -803,12 +810,11 @@ impl Machine {
         self.comma = self.settle(self.comma, chunk);
         self.comma_line_start = self.settle(self.comma_line_start, chunk);
         // Stopped at the document's end: only what it read counts.
-        let read = if self.end == NO_END {
-            chunk
+        self.offset += if self.end == NO_END {
+            chars
         } else {
-            &chunk[..self.end]
+            count_chars(&chunk[..self.end])
         };
-        self.offset += count_chars(read);
         result.map_err(|halt| self.positioned(halt))?;
         self.flush(sink).map_err(|halt| self.positioned(halt))
     }

@@ -346,15 +346,28 @@ impl Stream {
         Ok(())
     }
 
-    /// Give whole code points to the machine, within max_size.
-    fn read<S: Sink>(&mut self, text: &[u8], wtf8: bool, sink: &mut S) -> Result<(), Failure> {
+    /// Give whole code points to the machine, within max_size; `chars` is how many `text`
+    /// holds.
+    fn read<S: Sink>(
+        &mut self,
+        text: &[u8],
+        chars: u64,
+        wtf8: bool,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        debug_assert_eq!(
+            chars,
+            count_chars(text),
+            "the caller counted the characters"
+        );
         let start = self.machine.offset;
         let mut text = text;
+        let mut chars = chars;
         let mut over = None;
         if self.max_size != NO_LIMIT {
             let limit = self.max_size;
             let room = limit.saturating_sub(self.machine.offset);
-            if count_chars(text) > room {
+            if chars > room {
                 // Cut before the character numbered `room`.
                 let mut seen = 0;
                 let cut = text
@@ -367,10 +380,11 @@ impl Stream {
                     })
                     .unwrap_or(text.len());
                 text = &text[..cut];
+                chars = room;
                 over = Some(limit);
             }
         }
-        if let Err(halt) = self.machine.feed(text, wtf8, sink) {
+        if let Err(halt) = self.machine.feed(text, chars, wtf8, sink) {
             return Err(self.halt(halt, text, None));
         }
         if let Some(end) = self.machine.take_end() {
@@ -398,6 +412,19 @@ impl Stream {
         wtf8: bool,
         sink: &mut S,
     ) -> Result<(), Failure> {
+        self.feed_counted(text, count_chars(text), wtf8, sink)
+    }
+
+    /// `feed_text` of a fragment whose characters the caller has counted: `chars`, as
+    /// `count_chars(text)` would (a Python str's length, for its UTF-8 or WTF-8: each lone
+    /// surrogate is one character of three bytes), which the machine then need not count.
+    pub fn feed_counted<S: Sink>(
+        &mut self,
+        text: &[u8],
+        chars: u64,
+        wtf8: bool,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
         self.check_open()?;
         if self.end.is_some() {
             return Ok(());
@@ -408,7 +435,7 @@ impl Stream {
         if !text.is_empty() {
             self.at_start = false;
         }
-        self.read(text, wtf8, sink)
+        self.read(text, chars, wtf8, sink)
     }
 
     /// A fragment of UTF-8 bytes, cut anywhere.
@@ -437,14 +464,16 @@ impl Stream {
         }
         let (valid, surrogates, end) = scan_wtf8(data);
         match end {
-            End::Whole => self.read(data, surrogates, sink),
+            End::Whole => self.read(data, count_chars(data), surrogates, sink),
             End::Incomplete => {
                 // A code point cut at the end of the fragment: hold it back.
                 self.pending.set(&data[valid..]);
-                self.read(&data[..valid], surrogates, sink)
+                let data = &data[..valid];
+                self.read(data, count_chars(data), surrogates, sink)
             }
             End::Invalid => {
-                self.read(&data[..valid], surrogates, sink)?;
+                let read = &data[..valid];
+                self.read(read, count_chars(read), surrogates, sink)?;
                 if self.end.is_some() {
                     return Ok(()); // the document ended before the invalid byte
                 }

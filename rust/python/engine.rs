@@ -541,7 +541,9 @@ fn feed_chunk<S: Sink>(
     sink: &mut S,
 ) -> PyResult<Result<(), Failure>> {
     Ok(if let Ok(text) = chunk.cast::<PyString>() {
-        with_utf8(text, |text, wtf8| stream.feed_text(text, wtf8, sink))?
+        with_utf8(text, |text, chars, wtf8| {
+            stream.feed_counted(text, chars, wtf8, sink)
+        })?
     } else if let Ok(bytes) = chunk.cast::<PyBytes>() {
         stream.feed_bytes(bytes.as_bytes(), sink)
     } else if let Ok(array) = chunk.cast::<PyByteArray>() {
