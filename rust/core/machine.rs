@@ -786,6 +786,17 @@ impl Machine {
         Ok(self.after_value())
     }
 
+    /// The marks into `chunk` made character positions (`feed`, as the fragment ends).
+    fn settle_marks(&mut self, chunk: &[u8]) {
+        self.line_start = self.settle(self.line_start, chunk);
+        self.token_start = self.settle(self.token_start, chunk);
+        if let Some(mark) = self.escape_end {
+            self.escape_end = Some(self.settle(mark, chunk));
+        }
+        self.comma = self.settle(self.comma, chunk);
+        self.comma_line_start = self.settle(self.comma_line_start, chunk);
+    }
+
     /// Read one fragment of whole code points, `chars` of them (`count_chars(chunk)`, which
     /// the caller may know without counting). `wtf8` says it may hold lone surrogates.
     pub fn feed<S: Sink>(
@@ -801,14 +812,16 @@ impl Machine {
         let mut state = self.state;
         let result = self.run(&mut state, chunk, wtf8, sink);
         self.state = state;
-        // Marks into this fragment become character positions before it goes away.
-        self.line_start = self.settle(self.line_start, chunk);
-        self.token_start = self.settle(self.token_start, chunk);
-        if let Some(mark) = self.escape_end {
-            self.escape_end = Some(self.settle(mark, chunk));
+        // Marks into this fragment become character positions before it goes away: most
+        // fragments set none (a string's middle), and one test of the five tags tells.
+        let tags = self.line_start.0.get()
+            | self.token_start.0.get()
+            | self.escape_end.map_or(0, |mark| mark.0.get())
+            | self.comma.0.get()
+            | self.comma_line_start.0.get();
+        if tags & BYTE_MARK != 0 {
+            self.settle_marks(chunk);
         }
-        self.comma = self.settle(self.comma, chunk);
-        self.comma_line_start = self.settle(self.comma_line_start, chunk);
         // Stopped at the document's end: only what it read counts.
         self.offset += if self.end == NO_END {
             chars
