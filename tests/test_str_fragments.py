@@ -97,3 +97,48 @@ def test_a_fragment_is_left_as_it_came() -> None:
         parser.feed(piece)
     assert parser.close() == {"\u00e9\u6771": "\U0001f600 x"}
     assert [sys.getsizeof(piece) for piece in pieces] == sizes
+
+
+@pytest.mark.parametrize("wide", ["\u00e9", "\u6771", "\U0001f680", "\ud800"])
+def test_fragments_around_the_stack_buffer_read_only_what_they_encode(
+    backend: str, wide: str
+) -> None:
+    """A non-ASCII fragment is encoded into a buffer sized for its widest case (256 bytes on
+    the stack, or one of its own past that), not zeroed first: mostly ASCII, it fills only
+    the start of it. Fragments of every length around that size, one wide character among
+    ASCII, and each read after a longer one, show exactly their text."""
+    parser = Parser(backend=backend)
+    parser.feed('{"k": [')
+    expected: list[str] = []
+    for length in [*range(1, 40), *range(60, 140), *range(250, 262), 300, 1100]:
+        piece = (wide + "ab" * length)[:length]
+        parser.feed('"')
+        value = parser.feed(piece)
+        assert value == {"k": [*expected, piece]}
+        parser.feed('", ')
+        expected.append(piece)
+    parser.feed('"end"]}')
+    assert parser.close() == {"k": [*expected, "end"]}
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 40])
+def test_an_error_at_a_fragments_start_shows_the_fragment_before_it(
+    backend: str, size: int
+) -> None:
+    """The last fragment is kept for an error's `doc` (a short one copied into a buffer a
+    longer one may have filled before): an error on the first character of the next
+    fragment shows all of that fragment, and nothing older."""
+    before = ("\u00e9\u6771\U0001f680" + "1" * 40)[:size]
+    parser = Parser(backend=backend)
+    parser.feed('["' + "long text " * 20)
+    parser.feed('", "' + before)
+    parser.feed('", ')
+    with pytest.raises(json.JSONDecodeError) as raised:
+        parser.feed("x")
+    assert raised.value.doc == '", x'
+    parser = Parser(backend=backend)
+    parser.feed('["' + "long text " * 20 + '", ')
+    parser.feed('"' + before + '", ')
+    with pytest.raises(json.JSONDecodeError) as raised:
+        parser.feed("x")
+    assert raised.value.doc == '"' + before + '", x'

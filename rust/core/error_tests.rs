@@ -256,3 +256,40 @@ fn doc_holds_the_text_around_the_position_within_the_window() {
     assert_eq!(e.doc, kept.as_bytes());
     assert_eq!(e.doc_start, (cut.len() - kept.len()) as u64);
 }
+
+#[test]
+fn an_error_at_a_fragments_start_shows_the_whole_fragment_before_it() {
+    // The stream keeps the last fragment for an error's `doc` (a short one copied in two
+    // word moves into a buffer that may hold a longer one's bytes): whatever its length, the
+    // doc of an error on the next fragment's first character is that fragment and the
+    // character, never stale bytes of a fragment before it.
+    let long = "[\"".to_string() + &"\u{fc}".repeat(40) + "\", ";
+    let content = "a\u{e9}\u{20ac}\u{1f600}bcdefghijklmnopq";
+    let mut previous: Vec<String> = vec![" ".into(), " \n  ".into(), "1, ".into()];
+    for (cut, _) in content.char_indices().chain([(content.len(), ' ')]) {
+        previous.push(format!("\"{}\", ", &content[..cut]));
+        previous.push(format!("{}, ", &"7".repeat(cut + 1)));
+    }
+    for before in &previous {
+        for chunks in [
+            vec![long.as_str(), before.as_str(), "x"],
+            vec!["[", before.as_str(), "x"],
+            vec![long.as_str(), "1, ", before.as_str(), "x"],
+        ] {
+            let (e, index) = run(&chunks, Dialect::default());
+            let chars = |s: &str| s.chars().count() as u64;
+            let pos: u64 = chunks[..chunks.len() - 1].iter().map(|c| chars(c)).sum();
+            assert_eq!(
+                (index, e.kind.clone(), e.pos),
+                (Some(chunks.len() - 1), ErrorKind::ExpectingValue, pos),
+                "{chunks:?}"
+            );
+            assert_eq!(
+                String::from_utf8(e.doc.clone()).unwrap(),
+                format!("{before}x"),
+                "{chunks:?}"
+            );
+            assert_eq!(e.doc_start, pos - chars(before), "{chunks:?}");
+        }
+    }
+}

@@ -573,15 +573,6 @@ impl Machine {
         }
     }
 
-    /// `mark` as a character position, before the fragment it may index goes away.
-    #[inline]
-    fn settle(&self, mark: Mark, chunk: &[u8]) -> Mark {
-        match mark.at() {
-            At::Char(_) => mark,
-            At::Byte(_) => Mark::char(self.resolve(mark, chunk)),
-        }
-    }
-
     /// The character position of byte `i` of the fragment being read, for an event: events
     /// come in the text's order, so each counts on from the last one (the sink's `Cursor`: a
     /// whole fragment costs one count); an earlier byte (a lone surrogate's escape) is
@@ -786,29 +777,55 @@ impl Machine {
         Ok(self.after_value())
     }
 
-    /// Read one fragment of whole code points. `wtf8` says it may hold lone surrogates.
-    pub fn feed<S: Sink>(&mut self, chunk: &[u8], wtf8: bool, sink: &mut S) -> Result<(), Halt> {
+    /// The marks into `chunk` made character positions (`feed`, as the fragment ends).
+    /// `ascii`: every byte of `chunk` is a character, so a byte index needs no count.
+    fn settle_marks(&mut self, chunk: &[u8], ascii: bool) {
+        let settle = |mark: Mark| match mark.at() {
+            At::Char(_) => mark,
+            At::Byte(i) if ascii => Mark::char(self.offset + i as u64),
+            At::Byte(_) => Mark::char(self.resolve(mark, chunk)),
+        };
+        let (line_start, token_start) = (settle(self.line_start), settle(self.token_start));
+        let escape_end = self.escape_end.map(settle);
+        let (comma, comma_line_start) = (settle(self.comma), settle(self.comma_line_start));
+        self.line_start = line_start;
+        self.token_start = token_start;
+        self.escape_end = escape_end;
+        self.comma = comma;
+        self.comma_line_start = comma_line_start;
+    }
+
+    /// Read one fragment of whole code points, `chars` of them (`count_chars(chunk)`, which
+    /// the caller may know without counting). `wtf8` says it may hold lone surrogates.
+    pub fn feed<S: Sink>(
+        &mut self,
+        chunk: &[u8],
+        chars: u64,
+        wtf8: bool,
+        sink: &mut S,
+    ) -> Result<(), Halt> {
         if S::EVENTS {
             *sink.cursor() = Cursor::default();
         }
         let mut state = self.state;
         let result = self.run(&mut state, chunk, wtf8, sink);
         self.state = state;
-        // Marks into this fragment become character positions before it goes away.
-        self.line_start = self.settle(self.line_start, chunk);
-        self.token_start = self.settle(self.token_start, chunk);
-        if let Some(mark) = self.escape_end {
-            self.escape_end = Some(self.settle(mark, chunk));
+        // Marks into this fragment become character positions before it goes away: most
+        // fragments set none (a string's middle), and one test of the five tags tells.
+        let tags = self.line_start.0.get()
+            | self.token_start.0.get()
+            | self.escape_end.map_or(0, |mark| mark.0.get())
+            | self.comma.0.get()
+            | self.comma_line_start.0.get();
+        if tags & BYTE_MARK != 0 {
+            self.settle_marks(chunk, chars == chunk.len() as u64);
         }
-        self.comma = self.settle(self.comma, chunk);
-        self.comma_line_start = self.settle(self.comma_line_start, chunk);
         // Stopped at the document's end: only what it read counts.
-        let read = if self.end == NO_END {
-            chunk
+        self.offset += if self.end == NO_END {
+            chars
         } else {
-            &chunk[..self.end]
+            count_chars(&chunk[..self.end])
         };
-        self.offset += count_chars(read);
         result.map_err(|halt| self.positioned(halt))?;
         self.flush(sink).map_err(|halt| self.positioned(halt))
     }

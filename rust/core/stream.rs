@@ -23,9 +23,13 @@ pub struct Stream {
     /// Boxed: a stream seldom fails, and the error is large.
     error: Option<Box<ParseError>>,
     closed: bool,
-    /// The last fragment read (its last DOC_WINDOW characters), for an error's `doc`; a
-    /// copy per fragment costs little, more history costs every small feed (measured).
+    /// The last fragment read (its last DOC_WINDOW characters), for an error's `doc`: its
+    /// first `last_len` bytes (`remembered`). A copy per fragment costs little, more history
+    /// costs every small feed (measured); a short fragment's copy is two word moves into a
+    /// buffer of at least SMALL bytes, not a `memcpy` call (`remember`).
     last: Vec<u8>,
+    /// How many bytes of `last` are the last fragment's (at most 4 * DOC_WINDOW).
+    last_len: u16,
     /// With `set_stop_at_end`: where the document ended, once it has (see `end`); nothing
     /// after it is read.
     /// Boxed: set once, and only with `set_stop_at_end`.
@@ -39,6 +43,47 @@ struct DocumentEnd {
     /// The position's index in the fragment that held it, in characters.
     index: u64,
 }
+
+/// A fragment of up to this many bytes is kept for an error's `doc` without a `memcpy` call
+/// (`Stream::remember`).
+const SMALL: usize = 16;
+
+/// Copies `from` (at most SMALL bytes) to the start of `to` as two overlapping loads and
+/// stores of a fixed width, no call: bytes past `from.len()` in `to` are left as they were
+/// or overwritten, never read back (`Stream::remembered` stops at `last_len`).
+#[inline(always)]
+fn copy_small(from: &[u8], to: &mut [u8; SMALL]) {
+    let n = from.len();
+    if n >= 8 {
+        let (head, tail) = (word::<8>(from, 0), word::<8>(from, n - 8));
+        *slot::<8>(to, n - 8) = tail;
+        *slot::<8>(to, 0) = head;
+    } else if n >= 4 {
+        let (head, tail) = (word::<4>(from, 0), word::<4>(from, n - 4));
+        *slot::<4>(to, n - 4) = tail;
+        *slot::<4>(to, 0) = head;
+    } else if n > 0 {
+        to[0] = from[0];
+        to[n / 2] = from[n / 2];
+        to[n - 1] = from[n - 1];
+    }
+}
+
+/// The `N` bytes of `bytes` from `at`, by value (one load: `copy_from_slice` is a call to
+/// `memcpy` wherever the standard library's slice code is not inlined).
+#[inline(always)]
+fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+    bytes[at..at + N].try_into().expect("N bytes")
+}
+
+/// The `N` bytes of `bytes` from `at`, to store a `word` into.
+#[inline(always)]
+fn slot<const N: usize>(bytes: &mut [u8], at: usize) -> &mut [u8; N] {
+    (&mut bytes[at..at + N]).try_into().expect("N bytes")
+}
+
+/// `Stream::last_len` holds the bytes of DOC_WINDOW characters.
+const _LAST_FITS: () = assert!(4 * DOC_WINDOW <= u16::MAX as usize);
 
 /// `Stream::max_size` without a limit (one word, not an `Option`'s two: #28).
 const NO_LIMIT: u64 = u64::MAX;
@@ -119,6 +164,7 @@ impl Stream {
             error: None,
             closed: false,
             last: Vec::new(),
+            last_len: 0,
             end: None,
         }
     }
@@ -219,7 +265,7 @@ impl Stream {
     /// position of its first character. A position before all of that (a string opened long
     /// before the end) gets the last DOC_WINDOW characters.
     fn window(&self, pos: u64, current: &[u8]) -> (Vec<u8>, u64) {
-        let mut text = self.last.clone();
+        let mut text = self.remembered().to_vec();
         text.extend_from_slice(current);
         // The machine has counted `current` already, whether or not it read all of it.
         let end = self.machine.offset;
@@ -237,16 +283,47 @@ impl Stream {
         (text[first..last].to_vec(), from)
     }
 
+    /// The last fragment read, as `remember` kept it.
+    fn remembered(&self) -> &[u8] {
+        &self.last[..usize::from(self.last_len)]
+    }
+
     /// Keeps the fragment just read (its last DOC_WINDOW characters) for a later error's `doc`.
-    #[inline]
+    /// A fragment of up to SMALL bytes (most of a stream's: a model's tokens) is copied as
+    /// two overlapping moves of a word (or half one) each, with no call: `extend_from_slice`
+    /// took a capacity check and a call to `memcpy`, 30-odd instructions of a 4-character
+    /// feed's few hundred. Internal: the twin keeps its last fragment as a str.
+    #[inline(always)]
     fn remember(&mut self, text: &[u8]) {
+        if text.len() <= SMALL && self.last.len() >= SMALL {
+            let last: &mut [u8; SMALL] = (&mut self.last[..SMALL]).try_into().expect("SMALL");
+            copy_small(text, last);
+            self.last_len = text.len() as u16;
+        } else {
+            self.remember_long(text);
+        }
+    }
+
+    /// `remember` of a fragment longer than SMALL bytes, or the first one.
+    #[inline(never)]
+    fn remember_long(&mut self, text: &[u8]) {
         let from = if text.len() > DOC_WINDOW {
             last_chars_start(text, DOC_WINDOW)
         } else {
             0
         };
-        self.last.clear();
-        self.last.extend_from_slice(&text[from..]);
+        let kept = &text[from..];
+        if kept.len() <= SMALL {
+            // The first fragment: room for every short one after it.
+            self.last.resize(SMALL, 0);
+            let last: &mut [u8; SMALL] = (&mut self.last[..SMALL]).try_into().expect("SMALL");
+            copy_small(kept, last);
+        } else {
+            self.last.clear();
+            self.last.extend_from_slice(kept);
+        }
+        // At most DOC_WINDOW characters of at most 4 bytes (LAST_FITS).
+        self.last_len = kept.len() as u16;
     }
 
     fn halt(&mut self, halt: Halt, current: &[u8], expected: Option<&'static str>) -> Failure {
@@ -269,15 +346,28 @@ impl Stream {
         Ok(())
     }
 
-    /// Give whole code points to the machine, within max_size.
-    fn read<S: Sink>(&mut self, text: &[u8], wtf8: bool, sink: &mut S) -> Result<(), Failure> {
+    /// Give whole code points to the machine, within max_size; `chars` is how many `text`
+    /// holds.
+    fn read<S: Sink>(
+        &mut self,
+        text: &[u8],
+        chars: u64,
+        wtf8: bool,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
+        debug_assert_eq!(
+            chars,
+            count_chars(text),
+            "the caller counted the characters"
+        );
         let start = self.machine.offset;
         let mut text = text;
+        let mut chars = chars;
         let mut over = None;
         if self.max_size != NO_LIMIT {
             let limit = self.max_size;
             let room = limit.saturating_sub(self.machine.offset);
-            if count_chars(text) > room {
+            if chars > room {
                 // Cut before the character numbered `room`.
                 let mut seen = 0;
                 let cut = text
@@ -290,10 +380,11 @@ impl Stream {
                     })
                     .unwrap_or(text.len());
                 text = &text[..cut];
+                chars = room;
                 over = Some(limit);
             }
         }
-        if let Err(halt) = self.machine.feed(text, wtf8, sink) {
+        if let Err(halt) = self.machine.feed(text, chars, wtf8, sink) {
             return Err(self.halt(halt, text, None));
         }
         if let Some(end) = self.machine.take_end() {
@@ -321,6 +412,19 @@ impl Stream {
         wtf8: bool,
         sink: &mut S,
     ) -> Result<(), Failure> {
+        self.feed_counted(text, count_chars(text), wtf8, sink)
+    }
+
+    /// `feed_text` of a fragment whose characters the caller has counted: `chars`, as
+    /// `count_chars(text)` would (a Python str's length, for its UTF-8 or WTF-8: each lone
+    /// surrogate is one character of three bytes), which the machine then need not count.
+    pub fn feed_counted<S: Sink>(
+        &mut self,
+        text: &[u8],
+        chars: u64,
+        wtf8: bool,
+        sink: &mut S,
+    ) -> Result<(), Failure> {
         self.check_open()?;
         if self.end.is_some() {
             return Ok(());
@@ -331,7 +435,7 @@ impl Stream {
         if !text.is_empty() {
             self.at_start = false;
         }
-        self.read(text, wtf8, sink)
+        self.read(text, chars, wtf8, sink)
     }
 
     /// A fragment of UTF-8 bytes, cut anywhere.
@@ -360,14 +464,16 @@ impl Stream {
         }
         let (valid, surrogates, end) = scan_wtf8(data);
         match end {
-            End::Whole => self.read(data, surrogates, sink),
+            End::Whole => self.read(data, count_chars(data), surrogates, sink),
             End::Incomplete => {
                 // A code point cut at the end of the fragment: hold it back.
                 self.pending.set(&data[valid..]);
-                self.read(&data[..valid], surrogates, sink)
+                let data = &data[..valid];
+                self.read(data, count_chars(data), surrogates, sink)
             }
             End::Invalid => {
-                self.read(&data[..valid], surrogates, sink)?;
+                let read = &data[..valid];
+                self.read(read, count_chars(read), surrogates, sink)?;
                 if self.end.is_some() {
                     return Ok(()); // the document ended before the invalid byte
                 }

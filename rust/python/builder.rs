@@ -135,11 +135,20 @@ fn slot_of(py: Python<'_>, containers: &[(Py<PyAny>, bool)], appending: bool) ->
     }
 }
 
-/// Turns a C API status into Result, keeping the Python exception for the engine.
+/// Turns a C API status into Result, keeping the Python exception for the engine (inline:
+/// each store of a fragment's value asks, and the error is the cold path).
+#[inline(always)]
 fn check(py: Python<'_>, status: i32, b: &mut Builder) -> Result<(), Stop> {
     if status == 0 {
         return Ok(());
     }
+    raised(py, b)
+}
+
+/// `check`'s failure: the Python exception kept for the engine.
+#[cold]
+#[inline(never)]
+fn raised(py: Python<'_>, b: &mut Builder) -> Result<(), Stop> {
     b.error = Some(Box::new(PyErr::fetch(py)));
     Err(Stop::Raised)
 }

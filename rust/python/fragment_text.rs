@@ -7,6 +7,8 @@
 //! and the fragment was then encoded again by a Python call (`surrogatepass`). Encoding here,
 //! into a buffer on the stack for a fragment of the usual size, costs neither.
 
+use std::mem::MaybeUninit;
+
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -16,10 +18,11 @@ use pyo3::types::PyString;
 const ON_STACK: usize = 256;
 
 /// Calls `read` with the UTF-8 of `text` (WTF-8 when it holds a surrogate, each encoded
-/// alone as `surrogatepass` does, and then `true`).
+/// alone as `surrogatepass` does, and then `true`) and its number of characters, the str's
+/// length (a lone surrogate is one character of three bytes there too).
 pub fn with_utf8<R>(
     text: &Bound<'_, PyString>,
-    read: impl FnOnce(&[u8], bool) -> R,
+    read: impl FnOnce(&[u8], u64, bool) -> R,
 ) -> PyResult<R> {
     let string = text.as_ptr();
     // SAFETY: `string` is a live str (the Bound holds it) and the interpreter is held. Made
@@ -37,7 +40,7 @@ pub fn with_utf8<R>(
             ffi::PyUnicode_1BYTE_KIND => {
                 let units = std::slice::from_raw_parts(data as *const u8, len);
                 if units.is_ascii() {
-                    read(units, false) // ASCII is its own UTF-8
+                    read(units, len as u64, false) // ASCII is its own UTF-8
                 } else {
                     encoded(units, read)
                 }
@@ -68,46 +71,60 @@ impl Unit for u32 {
     const MAX_UTF8: usize = 4;
 }
 
-/// Calls `read` with the UTF-8 of `units`, encoded on the stack when it fits there.
-fn encoded<U: Unit, R>(units: &[U], read: impl FnOnce(&[u8], bool) -> R) -> R {
+/// Calls `read` with the UTF-8 of `units`, encoded on the stack when it fits there. The
+/// buffer is not zeroed first (a fragment's encoding wrote a 256-byte memset before it): only
+/// the bytes `encode` wrote are read.
+fn encoded<U: Unit, R>(units: &[U], read: impl FnOnce(&[u8], u64, bool) -> R) -> R {
+    let chars = units.len() as u64;
     let most = units.len() * U::MAX_UTF8;
     if most <= ON_STACK {
-        let mut buffer = [0u8; ON_STACK];
+        let mut buffer = [MaybeUninit::<u8>::uninit(); ON_STACK];
         let (len, surrogates) = encode(units, &mut buffer);
-        read(&buffer[..len], surrogates)
+        read(written(&buffer, len), chars, surrogates)
     } else {
-        let mut buffer = vec![0u8; most];
-        let (len, surrogates) = encode(units, &mut buffer);
-        read(&buffer[..len], surrogates)
+        let mut buffer = Vec::<u8>::with_capacity(most);
+        let (len, surrogates) = encode(units, buffer.spare_capacity_mut());
+        read(written(buffer.spare_capacity_mut(), len), chars, surrogates)
     }
 }
 
-/// Writes the UTF-8 of `units` into `out` (room for `MAX_UTF8` bytes a unit): its length,
-/// and whether a surrogate was among them (written as three bytes, alone).
+/// The first `len` bytes of `buffer`, all written by `encode`.
 #[inline]
-fn encode<U: Unit>(units: &[U], out: &mut [u8]) -> (usize, bool) {
+fn written(buffer: &[MaybeUninit<u8>], len: usize) -> &[u8] {
+    let buffer = &buffer[..len];
+    // SAFETY: `encode` wrote each of the first `len` bytes it returned (it writes every byte
+    // from 0 to its returned length, in order, and returns how far it wrote), and the slice
+    // above stops there; `MaybeUninit<u8>` has the layout of `u8`.
+    unsafe { std::slice::from_raw_parts(buffer.as_ptr().cast::<u8>(), len) }
+}
+
+/// Writes the UTF-8 of `units` into `out` (room for `MAX_UTF8` bytes a unit): its length,
+/// and whether a surrogate was among them (written as three bytes, alone). Every byte before
+/// the length returned is written, none after it.
+#[inline]
+fn encode<U: Unit>(units: &[U], out: &mut [MaybeUninit<u8>]) -> (usize, bool) {
     let mut at = 0;
     let mut surrogates = false;
     for &unit in units {
         let code: u32 = unit.into();
         if code < 0x80 {
-            out[at] = code as u8;
+            out[at].write(code as u8);
             at += 1;
         } else if code < 0x800 {
-            out[at] = 0xc0 | (code >> 6) as u8;
-            out[at + 1] = 0x80 | (code & 0x3f) as u8;
+            out[at].write(0xc0 | (code >> 6) as u8);
+            out[at + 1].write(0x80 | (code & 0x3f) as u8);
             at += 2;
         } else if code < 0x10000 {
             surrogates |= (0xd800..0xe000).contains(&code);
-            out[at] = 0xe0 | (code >> 12) as u8;
-            out[at + 1] = 0x80 | (code >> 6 & 0x3f) as u8;
-            out[at + 2] = 0x80 | (code & 0x3f) as u8;
+            out[at].write(0xe0 | (code >> 12) as u8);
+            out[at + 1].write(0x80 | (code >> 6 & 0x3f) as u8);
+            out[at + 2].write(0x80 | (code & 0x3f) as u8);
             at += 3;
         } else {
-            out[at] = 0xf0 | (code >> 18) as u8;
-            out[at + 1] = 0x80 | (code >> 12 & 0x3f) as u8;
-            out[at + 2] = 0x80 | (code >> 6 & 0x3f) as u8;
-            out[at + 3] = 0x80 | (code & 0x3f) as u8;
+            out[at].write(0xf0 | (code >> 18) as u8);
+            out[at + 1].write(0x80 | (code >> 12 & 0x3f) as u8);
+            out[at + 2].write(0x80 | (code >> 6 & 0x3f) as u8);
+            out[at + 3].write(0x80 | (code & 0x3f) as u8);
             at += 4;
         }
     }
