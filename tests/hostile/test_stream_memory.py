@@ -395,20 +395,34 @@ def test_a_call_is_its_own_working_state_and_copies_as_a_plain_tool_call(
 
 
 def test_accumulators_made_alike_share_their_settings() -> None:
-    """What an accumulator reads its calls with (size limit, text-tools family, schemas) is
-    one object per distinct setting, shared by the streams of a server (#28); setting an
-    accumulator's own makes it settings of its own, the others' unchanged."""
+    """What an accumulator reads its calls with (size limit, idle timeout, text-tools family,
+    schemas) is one object per distinct setting, shared by the streams of a server (#28);
+    setting an accumulator's own makes it settings of its own, the others' unchanged."""
     first, second = ToolCallAccumulator(), ToolCallAccumulator(format="anthropic")
     assert first._table.settings is second._table.settings
     assert ToolCallAccumulator(max_arguments_size=10)._table.settings is not first._table.settings
+    assert ToolCallAccumulator(idle_timeout=5.0)._table.settings is not first._table.settings
     with_tools = ToolCallAccumulator(tools=[{"name": "f", "input_schema": {"type": "object"}}])
     assert with_tools._table.settings.schemas is not None
+    assert with_tools.idle_timeout == 30.0
     second.max_arguments_size = 3
     assert second.max_arguments_size == 3 and second._table.settings.limit == 3
     assert first.max_arguments_size == 1_048_576 and first._table.settings.limit == 1_048_576
     second.text_tools = "hermes"
     assert second.text_tools == "hermes" and first.text_tools is None
-    assert second.max_arguments_size == 3
+    second.idle_timeout = None
+    assert second.idle_timeout is None and first.idle_timeout == 30.0
+    assert second.max_arguments_size == 3 and second.text_tools == "hermes"
+
+
+@pytest.mark.parametrize("timeout", [5, 5.0, -0.0, 0.0, None, True])
+def test_a_shared_setting_reads_back_as_given(timeout: Any) -> None:
+    """Shared settings are shared only between equal values of one type and sign: each
+    accumulator's `idle_timeout` is the value it was given, as its timeout errors print it."""
+    for other in (5, 5.0, -0.0, 0.0, None, True, 1):
+        ToolCallAccumulator(idle_timeout=other)  # made first, and cached
+    given = ToolCallAccumulator(idle_timeout=timeout).idle_timeout
+    assert type(given) is type(timeout) and repr(given) == repr(timeout)
 
 
 def reachable(root: object, skip: set[int]) -> dict[int, object]:
