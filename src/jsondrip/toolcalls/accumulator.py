@@ -251,6 +251,8 @@ class ToolCallAccumulator:
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
+                    if table._later is None:  # the lane's call is the only one (`_arm`)
+                        table.oldest = now
                     return [delta]
         else:
             if self._ended is not None:
@@ -339,6 +341,8 @@ class ToolCallAccumulator:
                     return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
                     self._lines.number += 1  # type: ignore[union-attr]  # (armed: made)
+                    if table._later is None:  # the lane's call is the only one (`_arm`)
+                        table.oldest = now
                     return [delta]
         else:
             if self._ended is not None:
@@ -398,6 +402,8 @@ class ToolCallAccumulator:
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error, event, None)
                 if delta is not None:
+                    if table._later is None:  # the lane's call is the only one (`_arm`)
+                        table.oldest = now
                     return [delta]
         else:
             if self._ended is not None:
@@ -529,8 +535,11 @@ class ToolCallAccumulator:
         state = self._handler.lane_target(route)  # type: ignore[union-attr]
         # While the clock reads no earlier than the table's oldest activity and no more than
         # `idle_timeout` after it, the long way's clock check would do nothing (no new oldest
-        # activity, no call idle too long): the lane checks that and skips it (`oldest` stays
-        # while the lane is armed: only the long way moves it).
+        # activity, no call idle too long): the lane checks that and skips it. `oldest` is a
+        # lower bound of the open calls' last activity (a lower one only sends the clock
+        # check the long way sooner); where the lane's call is the table's only one, each
+        # lane event makes it exact, the same clock reading as the call's `last_active`: an
+        # open stream holds one reading, not two (#28).
         return arm(state, matcher)
 
     def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
