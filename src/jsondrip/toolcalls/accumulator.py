@@ -50,7 +50,7 @@ from .openai_responses import OpenAIResponsesHandler
 from .output import ABORTED as OUTPUT_ABORTED
 from .output import OutputTable
 from .sse import SSEDecoder
-from .text import canonical_family, reader_factory
+from .text import canonical_family
 from .text.handler import TextHandler
 
 __all__ = ["ToolCallAccumulator"]
@@ -197,7 +197,8 @@ class ToolCallAccumulator:
 
     @property
     def text_tools(self) -> str | None:
-        """The markup family of tool calls written in the text (canonical), or None."""
+        """The markup family of tool calls written in the text (canonical), or None. The
+        handler reads it from the settings when a choice's text begins: set it before."""
         return self._table.settings.text_tools
 
     @text_tools.setter
@@ -554,13 +555,7 @@ class ToolCallAccumulator:
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler
-        if self.text_tools is not None:
-            handler.text_tools = self._text_reader
         return handler
-
-    def _text_reader(self, table: CallTable, choice: int) -> Any:
-        """A reader of the `text_tools` markup for one choice's text."""
-        return reader_factory(self.text_tools)(table, choice)  # type: ignore[arg-type]
 
     def _drain(self) -> list[Event]:
         table = self._table
