@@ -233,6 +233,27 @@ def _shared_settings(
     return CallSettings(max_arguments_size, text_tools, idle_timeout=idle_timeout)
 
 
+@functools.lru_cache(maxsize=256)
+def tool_name(name: str) -> str:
+    """The first str equal to `name` among the last 256 tool names seen (one str per
+    distinct name, not one per call: the tools of a server are few, and a call holds its
+    name while it streams, #28). Only for names of at most `MAX_SHARED_NAME` characters
+    (`shared_name`)."""
+    return name
+
+
+MAX_SHARED_NAME = 64
+"""The longest tool name kept in `tool_name`'s cache (OpenAI allows 64 characters), so the
+cache holds at most 256 short strs whatever names a stream sends."""
+
+
+def shared_name(name: Any) -> Any:
+    """`name` as a call holds it: a short str as `tool_name` gives it, anything else as is."""
+    if type(name) is str and len(name) <= MAX_SHARED_NAME:
+        return tool_name(name)
+    return name
+
+
 class CallTable:
     """All calls of one accumulator, in the order they started, and the events they emit.
 
@@ -288,10 +309,11 @@ class CallTable:
     def start(
         self, id: str | None, name: str, *, choice: int = 0, kind: str = "function"
     ) -> CallState:
-        """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`."""
+        """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`.
+        Its `name` is held as `shared_name` gives it (one str per tool, not per call)."""
         first, later = self._first, self._later
         index = 0 if first is None else 1 if later is None else 1 + len(later)
-        state = CallState(index, id, name, choice, kind, new_engine(), self.now)
+        state = CallState(index, id, shared_name(name), choice, kind, new_engine(), self.now)
         if first is None:
             self._first = state
         elif later is None:
