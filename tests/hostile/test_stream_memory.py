@@ -25,6 +25,7 @@ from jsondrip import Parser, Schema
 from jsondrip._engine import EngineOptions, make_engine
 from jsondrip.toolcalls import ToolCallAccumulator
 from jsondrip.toolcalls.accumulator import _AT_REST, HANDLERS
+from jsondrip.toolcalls.calls import MAX_SHARED_NAME, shared_name
 from jsondrip.toolcalls.events import RAW_TAIL, ToolCall
 from jsondrip.toolcalls.openai_chat import OneMap
 
@@ -224,13 +225,17 @@ def openai_chunk(delta: dict[str, object], chunk_id: str = "chatcmpl-1", created
 
 
 def mid_call(
-    backend: str, monkeypatch: pytest.MonkeyPatch, chunk_id: str = "chatcmpl-1", created: int = 1
+    backend: str,
+    monkeypatch: pytest.MonkeyPatch,
+    chunk_id: str = "chatcmpl-1",
+    created: int = 1,
+    name: str = "f",
 ) -> ToolCallAccumulator:
     """An accumulator mid-call, as benches/bench_memory.py holds 10,000 of them."""
     monkeypatch.setenv("JSONDRIP_BACKEND", backend)
     accumulator = ToolCallAccumulator(format="openai-chat")
     first = {"index": 0, "id": "call_1", "type": "function"}
-    whole = {**first, "function": {"name": "f", "arguments": ""}}
+    whole = {**first, "function": {"name": name, "arguments": ""}}
     accumulator.feed_sse(openai_chunk(whole, chunk_id, created))
     for start in range(0, len(MID_CALL), 4):
         fragment = {"index": 0, "function": {"arguments": MID_CALL[start : start + 4]}}
@@ -395,20 +400,34 @@ def test_a_call_is_its_own_working_state_and_copies_as_a_plain_tool_call(
 
 
 def test_accumulators_made_alike_share_their_settings() -> None:
-    """What an accumulator reads its calls with (size limit, text-tools family, schemas) is
-    one object per distinct setting, shared by the streams of a server (#28); setting an
-    accumulator's own makes it settings of its own, the others' unchanged."""
+    """What an accumulator reads its calls with (size limit, idle timeout, text-tools family,
+    schemas) is one object per distinct setting, shared by the streams of a server (#28);
+    setting an accumulator's own makes it settings of its own, the others' unchanged."""
     first, second = ToolCallAccumulator(), ToolCallAccumulator(format="anthropic")
     assert first._table.settings is second._table.settings
     assert ToolCallAccumulator(max_arguments_size=10)._table.settings is not first._table.settings
+    assert ToolCallAccumulator(idle_timeout=5.0)._table.settings is not first._table.settings
     with_tools = ToolCallAccumulator(tools=[{"name": "f", "input_schema": {"type": "object"}}])
     assert with_tools._table.settings.schemas is not None
+    assert with_tools.idle_timeout == 30.0
     second.max_arguments_size = 3
     assert second.max_arguments_size == 3 and second._table.settings.limit == 3
     assert first.max_arguments_size == 1_048_576 and first._table.settings.limit == 1_048_576
     second.text_tools = "hermes"
     assert second.text_tools == "hermes" and first.text_tools is None
-    assert second.max_arguments_size == 3
+    second.idle_timeout = None
+    assert second.idle_timeout is None and first.idle_timeout == 30.0
+    assert second.max_arguments_size == 3 and second.text_tools == "hermes"
+
+
+@pytest.mark.parametrize("timeout", [5, 5.0, -0.0, 0.0, None, True])
+def test_a_shared_setting_reads_back_as_given(timeout: Any) -> None:
+    """Shared settings are shared only between equal values of one type and sign: each
+    accumulator's `idle_timeout` is the value it was given, as its timeout errors print it."""
+    for other in (5, 5.0, -0.0, 0.0, None, True, 1):
+        ToolCallAccumulator(idle_timeout=other)  # made first, and cached
+    given = ToolCallAccumulator(idle_timeout=timeout).idle_timeout
+    assert type(given) is type(timeout) and repr(given) == repr(timeout)
 
 
 def reachable(root: object, skip: set[int]) -> dict[int, object]:
@@ -439,9 +458,12 @@ def test_an_open_openai_stream_is_four_objects_and_an_engine(
     leaving out what another stream shares and the user's data (the live value, the raw
     text): the accumulator, its call table, its handler (its own envelope shortcut, holding
     its one call with no map), the call (its own working state) and the call's engine, and
-    the strs and floats of its stream (the response's id, the call's id and name, clock
-    readings). No list, dict, shortcut, choice, map or lane object of its own."""
-    one, two = (mid_call(backend, monkeypatch, f"chatcmpl-{n:029d}") for n in (1, 2))
+    the strs and floats of its stream (the response's id, the call's id, a clock reading;
+    the tool's name is the server's, one str for the calls of every stream). No list, dict,
+    shortcut, choice, map or lane object of its own."""
+    one, two = (
+        mid_call(backend, monkeypatch, f"chatcmpl-{n:029d}", name="get_weather") for n in (1, 2)
+    )
     (call,) = one.tool_calls
     user_data = reachable(call.arguments, set())
     user_data[id(call._raw)] = call._raw
@@ -452,5 +474,24 @@ def test_an_open_openai_stream_is_four_objects_and_an_engine(
     kinds = sorted(type(o).__name__ for o in own if not isinstance(o, (str, float, int)))
     assert kinds == sorted(["ToolCallAccumulator", "CallTable", "OpenAIChatHandler", "CallState"])
     assert engine is not two.tool_calls[0].parser  # type: ignore[attr-defined]
-    assert sum(isinstance(o, str) for o in own) <= 3  # the response's id, the call's id and name
-    assert sum(isinstance(o, float) for o in own) <= 2  # the call's last activity, the oldest
+    assert sum(isinstance(o, str) for o in own) <= 2  # the response's id, the call's id
+    assert one.tool_calls[0].name is two.tool_calls[0].name == "get_weather"
+    # one clock reading: the call's last activity, which the lane makes the table's oldest too
+    assert sum(isinstance(o, float) for o in own) <= 1
+    assert one._table.oldest is call.last_active  # type: ignore[attr-defined]
+
+
+def test_calls_share_their_tool_name_up_to_its_bound() -> None:
+    """A call's name is the first equal str among the recent tool names (a server's tools are
+    few): one str per name, not one per call; a name longer than a tool's may be, and
+    anything not a str, is held as it came, so the cache stays small whatever streams send."""
+    long = "n" * (MAX_SHARED_NAME + 1)
+    names = []
+    for name in ("get_weather", "get_weather", long, long):  # each decoded from its own chunk
+        accumulator = ToolCallAccumulator(format="openai-chat")
+        function = {"name": name, "arguments": "{"}
+        accumulator.feed_sse(openai_chunk({"index": 0, "id": "call_1", "function": function}))
+        names.append(accumulator.tool_calls[0].name)
+    assert names[0] is names[1] == "get_weather"
+    assert names[2] == names[3] == long and names[2] is not names[3]
+    assert shared_name(7) == 7 and shared_name(None) is None

@@ -50,7 +50,7 @@ from .openai_responses import OpenAIResponsesHandler
 from .output import ABORTED as OUTPUT_ABORTED
 from .output import OutputTable
 from .sse import SSEDecoder
-from .text import canonical_family, reader_factory
+from .text import canonical_family
 from .text.handler import TextHandler
 
 __all__ = ["ToolCallAccumulator"]
@@ -125,7 +125,6 @@ class ToolCallAccumulator:
         "_lines",
         "_sse",
         "_table",
-        "idle_timeout",
     )
 
     def __init__(
@@ -145,12 +144,15 @@ class ToolCallAccumulator:
         format = canonical_format(format)
         family = None if text_tools is None else canonical_family(text_tools)
         if tools is None:  # shared by the accumulators made alike (#28)
-            settings = settings_for(max_arguments_size, family)
+            settings = settings_for(max_arguments_size, family, idle_timeout)
         else:
             settings = CallSettings(
-                max_arguments_size, family, _schemas(tools), provider_tool_names(tools)
+                max_arguments_size,
+                family,
+                _schemas(tools),
+                provider_tool_names(tools),
+                idle_timeout=idle_timeout,
             )
-        self.idle_timeout = idle_timeout
         self._clock = clock
         self._table = CallTable(_NO_OUTBOX, settings=settings, clock=clock)
         if output is not None and output is not False:
@@ -185,8 +187,18 @@ class ToolCallAccumulator:
         self._table.settings = self._table.settings.replaced(max_arguments_size=value)
 
     @property
+    def idle_timeout(self) -> float | None:
+        """Seconds a call may wait for its next fragment (None: forever)."""
+        return self._table.settings.idle_timeout
+
+    @idle_timeout.setter
+    def idle_timeout(self, value: float | None) -> None:
+        self._table.settings = self._table.settings.replaced(idle_timeout=value)
+
+    @property
     def text_tools(self) -> str | None:
-        """The markup family of tool calls written in the text (canonical), or None."""
+        """The markup family of tool calls written in the text (canonical), or None. The
+        handler reads it from the settings when a choice's text begins: set it before."""
         return self._table.settings.text_tools
 
     @text_tools.setter
@@ -229,15 +241,19 @@ class ToolCallAccumulator:
         lane = self._lane  # armed: the stream runs and the SSE decoder holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
-            timeout = self.idle_timeout
+            table = self._table
+            since = now - table.oldest  # (`_tick` reads it so: the same answer)
+            settings = table.settings
+            timeout = settings.idle_timeout
             if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
                     # the common event in one frame (lane.py)
-                    delta = lane.take(data, now, self._handler.head)  # type: ignore[union-attr]
+                    delta = lane.take(data, now, self._handler.head, settings.limit)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
+                    if table._later is None:  # the lane's call is the only one (`_arm`)
+                        table.oldest = now
                     return [delta]
         else:
             if self._ended is not None:
@@ -313,17 +329,21 @@ class ToolCallAccumulator:
         lane = self._line_lane  # armed: the stream runs and the splitter holds nothing
         if lane is not None and type(data) is bytes:
             now = self._clock()
-            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
-            timeout = self.idle_timeout
+            table = self._table
+            since = now - table.oldest  # (`_tick` reads it so: the same answer)
+            settings = table.settings
+            timeout = settings.idle_timeout
             if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
                     # one whole line, in one frame (lane.py)
-                    delta = lane.take(data, now, self._handler.head)  # type: ignore[union-attr]
+                    delta = lane.take(data, now, self._handler.head, settings.limit)  # type: ignore[union-attr]
                 except (JSONDecodeError, SchemaViolation) as error:
                     self._lines.number += 1  # type: ignore[union-attr]  # read (`count_one`)
                     return self._lane_failed(lane, error, data, self._handler.head)  # type: ignore[union-attr]
                 if delta is not None:
                     self._lines.number += 1  # type: ignore[union-attr]  # (armed: made)
+                    if table._later is None:  # the lane's call is the only one (`_arm`)
+                        table.oldest = now
                     return [delta]
         else:
             if self._ended is not None:
@@ -372,14 +392,19 @@ class ToolCallAccumulator:
         lane = self._dict_lane  # armed: the last event was a plain fragment (lane.py)
         if lane is not None and type(event) is dict:
             now = self._clock()
-            since = now - self._table.oldest  # (`_tick` reads it so: the same answer)
-            timeout = self.idle_timeout
+            table = self._table
+            since = now - table.oldest  # (`_tick` reads it so: the same answer)
+            settings = table.settings
+            timeout = settings.idle_timeout
             if since >= 0.0 and (timeout is None or since <= timeout):  # the clock ends no call
                 try:
-                    delta = lane.take(event, now, None)  # the common event in one frame (lane.py)
+                    # the common event in one frame (lane.py)
+                    delta = lane.take(event, now, None, settings.limit)
                 except (JSONDecodeError, SchemaViolation) as error:
                     return self._lane_failed(lane, error, event, None)
                 if delta is not None:
+                    if table._later is None:  # the lane's call is the only one (`_arm`)
+                        table.oldest = now
                     return [delta]
         else:
             if self._ended is not None:
@@ -454,7 +479,7 @@ class ToolCallAccumulator:
         table.now = now
         if now < table.oldest:
             table.oldest = now
-        timeout = self.idle_timeout
+        timeout = table.settings.idle_timeout
         if timeout is not None and now - table.oldest > timeout:
             table.expire(now, timeout)
         return table
@@ -511,9 +536,12 @@ class ToolCallAccumulator:
         state = self._handler.lane_target(route)  # type: ignore[union-attr]
         # While the clock reads no earlier than the table's oldest activity and no more than
         # `idle_timeout` after it, the long way's clock check would do nothing (no new oldest
-        # activity, no call idle too long): the lane checks that and skips it (`oldest` stays
-        # while the lane is armed: only the long way moves it).
-        return arm(self._table, state, matcher)
+        # activity, no call idle too long): the lane checks that and skips it. `oldest` is a
+        # lower bound of the open calls' last activity (a lower one only sends the clock
+        # check the long way sooner); where the lane's call is the table's only one, each
+        # lane event makes it exact, the same clock reading as the call's `last_active`: an
+        # open stream holds one reading, not two (#28).
+        return arm(state, matcher)
 
     def _arm_dict(self, event: dict[str, Any], route: Any) -> Any:
         """A lane for the call `route` feeds, through dicts shaped as `event` (None where
@@ -527,13 +555,7 @@ class ToolCallAccumulator:
 
     def _set_handler(self, handler: FormatHandler) -> FormatHandler:
         self._handler = handler
-        if self.text_tools is not None:
-            handler.text_tools = self._text_reader
         return handler
-
-    def _text_reader(self, table: CallTable, choice: int) -> Any:
-        """A reader of the `text_tools` markup for one choice's text."""
-        return reader_factory(self.text_tools)(table, choice)  # type: ignore[arg-type]
 
     def _drain(self) -> list[Event]:
         table = self._table

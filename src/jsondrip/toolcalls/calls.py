@@ -86,11 +86,11 @@ NO_NAMES: frozenset[str] = frozenset()
 class CallState(ToolCall):
     """A call as the accumulator works on it: the `ToolCall` users see, and its private
     working state: its parser (an engine), fence stripper, size and clock; and, while the
-    accumulator has armed it as a lane (lane.py), the lane's own two: the `matcher` of its
-    events and the `limit` of its size. One object per call, not a call and its state (#28:
-    memory per open stream); a lane is not an object of its own either. It copies and
-    pickles as the plain `ToolCall` it shows (`__reduce_ex__`): its working state is the
-    accumulator's."""
+    accumulator has armed it as a lane (lane.py), the lane's own: the `matcher` of its
+    events (its size limit is the settings', handed to `take`). One object per call, not a
+    call and its state (#28: memory per open stream); a lane is not an object of its own
+    either. It copies and pickles as the plain `ToolCall` it shows (`__reduce_ex__`): its
+    working state is the accumulator's."""
 
     __slots__ = (
         "announced",
@@ -99,7 +99,6 @@ class CallState(ToolCall):
         "error_at",
         "fence",
         "last_active",
-        "limit",
         "matcher",
         "parser",
         "pending_close",
@@ -130,23 +129,23 @@ class CallState(ToolCall):
         self.changes: list[Change] | None = None
         # the lane's (lane.py): set by `arm`
         self.matcher: Any = None
-        self.limit = 0
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         """The call as a plain `ToolCall` (what `copy`, `deepcopy` and `pickle` take)."""
         return plain_tool_call, ({name: getattr(self, name) for name in ToolCall.__slots__},)
 
-    def take(self, event: Any, now: float, head: Any) -> Any:
+    def take(self, event: Any, now: float, head: Any, limit: int) -> Any:
         """The lane (lane.py): the event's `ToolCallDelta`, or None (nothing changed) when
         the long way must read it. `now` is the accumulator's clock reading, `head` the
-        stream's head value (`EnvelopeShortcut.head`; None for dicts). A fragment the engine
+        stream's head value (`EnvelopeShortcut.head`; None for dicts), `limit` its
+        settings' size limit (`CallSettings.limit`). A fragment the engine
         refuses raises its error after the call took it, as the long way's do (the
         matcher gives it again: `ToolCallAccumulator._lane_failed`)."""
         fragment = self.matcher.fragment(event, head)
         if not fragment:
             return None
         size = self.size + len(fragment)
-        if size > self.limit:
+        if size > limit:
             return None
         self.last_active = now
         self.size = size
@@ -177,12 +176,20 @@ class CallState(ToolCall):
 
 class CallSettings:
     """How an accumulator reads its calls: `max_arguments_size` (its `limit` as an int: no
-    limit is `sys.maxsize`), the tools' `schemas` (name -> `Schema`, None: unchecked) and
-    the `unchecked` provider-defined tool names, and the `text_tools` family. Never
-    changed once made, so shared by the accumulators made alike (`settings_for`): one
-    object per server, not fields per stream (#28)."""
+    limit is `sys.maxsize`), `idle_timeout` (seconds a call may wait for its next fragment,
+    None: forever), the tools' `schemas` (name -> `Schema`, None: unchecked) and the
+    `unchecked` provider-defined tool names, and the `text_tools` family. Never changed
+    once made, so shared by the accumulators made alike (`settings_for`): one object per
+    server, not fields per stream (#28)."""
 
-    __slots__ = ("limit", "max_arguments_size", "schemas", "text_tools", "unchecked")
+    __slots__ = (
+        "idle_timeout",
+        "limit",
+        "max_arguments_size",
+        "schemas",
+        "text_tools",
+        "unchecked",
+    )
 
     def __init__(
         self,
@@ -190,9 +197,11 @@ class CallSettings:
         text_tools: str | None = None,
         schemas: dict[str, Schema] | None = None,
         unchecked: frozenset[str] = NO_NAMES,
+        idle_timeout: float | None = None,
     ) -> None:
         self.max_arguments_size = max_arguments_size
         self.limit = sys.maxsize if max_arguments_size is None else max_arguments_size
+        self.idle_timeout = idle_timeout
         self.text_tools = text_tools
         self.schemas = schemas
         self.unchecked = unchecked  # provider-defined tools: known names, no schema to check
@@ -203,10 +212,46 @@ class CallSettings:
         return CallSettings(**{**fields, **changes})
 
 
-@functools.lru_cache(maxsize=16)
-def settings_for(max_arguments_size: int | None, text_tools: str | None) -> CallSettings:
-    """The shared settings of accumulators without tools."""
-    return CallSettings(max_arguments_size, text_tools)
+def settings_for(
+    max_arguments_size: int | None, text_tools: str | None, idle_timeout: float | None
+) -> CallSettings:
+    """The shared settings of accumulators without tools: the settings made for equal
+    arguments of the same types (a float's sign too: `-0.0` is shown as given in a
+    timeout's error), so that each reads back exactly as given."""
+    sign = math.copysign(1.0, idle_timeout) if type(idle_timeout) is float else None
+    return _shared_settings(max_arguments_size, text_tools, idle_timeout, sign)
+
+
+@functools.lru_cache(maxsize=16, typed=True)
+def _shared_settings(
+    max_arguments_size: int | None,
+    text_tools: str | None,
+    idle_timeout: float | None,
+    sign: float | None,
+) -> CallSettings:
+    """`settings_for`'s cache (`sign` tells `-0.0` from `0.0`)."""
+    return CallSettings(max_arguments_size, text_tools, idle_timeout=idle_timeout)
+
+
+@functools.lru_cache(maxsize=256)
+def tool_name(name: str) -> str:
+    """The first str equal to `name` among the last 256 tool names seen (one str per
+    distinct name, not one per call: the tools of a server are few, and a call holds its
+    name while it streams, #28). Only for names of at most `MAX_SHARED_NAME` characters
+    (`shared_name`)."""
+    return name
+
+
+MAX_SHARED_NAME = 64
+"""The longest tool name kept in `tool_name`'s cache (OpenAI allows 64 characters), so the
+cache holds at most 256 short strs whatever names a stream sends."""
+
+
+def shared_name(name: Any) -> Any:
+    """`name` as a call holds it: a short str as `tool_name` gives it, anything else as is."""
+    if type(name) is str and len(name) <= MAX_SHARED_NAME:
+        return tool_name(name)
+    return name
 
 
 class CallTable:
@@ -264,10 +309,11 @@ class CallTable:
     def start(
         self, id: str | None, name: str, *, choice: int = 0, kind: str = "function"
     ) -> CallState:
-        """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`."""
+        """A new call, at the next index; not announced yet. `kind`: see `ToolCall.kind`.
+        Its `name` is held as `shared_name` gives it (one str per tool, not per call)."""
         first, later = self._first, self._later
         index = 0 if first is None else 1 if later is None else 1 + len(later)
-        state = CallState(index, id, name, choice, kind, new_engine(), self.now)
+        state = CallState(index, id, shared_name(name), choice, kind, new_engine(), self.now)
         if first is None:
             self._first = state
         elif later is None:

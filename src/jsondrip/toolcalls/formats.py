@@ -10,13 +10,14 @@ modules: it owns the text and reasoning routing and the `StreamDone` bookkeeping
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Callable
+from typing import Any
 
 from .._loads import loads
 from ..markup.think import ThinkSplitter
 from .calls import CallState, CallTable
 from .events import ReasoningDelta, StreamDone, TextDelta
 from .shortcut import EnvelopeShortcut
+from .text import reader_factory
 
 __all__ = ["DONE", "FORMATS", "FormatHandler", "as_event", "detect_format"]
 
@@ -195,7 +196,6 @@ class FormatHandler(EnvelopeShortcut):
         "_texts",
         "done_sent",
         "table",
-        "text_tools",
     )
 
     name = ""
@@ -221,9 +221,13 @@ class FormatHandler(EnvelopeShortcut):
         # first text (a stream of tool calls may have none)
         self._texts: dict[Any, Any] | None = None
         self.done_sent = True  # no response is running yet
-        # `text_tools=`: makes the reader of tool calls written in the text, per choice
-        # (toolcalls/text); None: text is only split into text and `<think>` reasoning
-        self.text_tools: Callable[[CallTable, int], Any] | None = None
+
+    @property
+    def text_tools(self) -> str | None:
+        """The family of tool calls written in the text (`text_tools=`, toolcalls/text), read
+        from the table's settings (no field of the handler's own, #28); None: text is only
+        split into text and `<think>` reasoning."""
+        return self.table.settings.text_tools
 
     @property
     def events(self) -> list[Any]:
@@ -252,13 +256,14 @@ class FormatHandler(EnvelopeShortcut):
         it (the text outside calls): prose, reasoning, the document."""
         if not text:
             return
-        if self.text_tools is not None:
+        family = self.text_tools
+        if family is not None:
             readers = self._texts
             if readers is None:
                 readers = self._texts = {}
             reader = readers.get(choice)
             if reader is None:
-                reader = readers[choice] = self.text_tools(self.table, choice)
+                reader = readers[choice] = reader_factory(family)(self.table, choice)
             reader.feed(text)
             return
         outputs = self.table.outputs

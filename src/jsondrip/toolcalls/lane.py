@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import _engine
-from .calls import CallState, CallTable
+from .calls import CallState
 
 __all__ = ["ENABLED", "arm", "dict_matcher"]
 
@@ -45,11 +45,11 @@ ENABLED = True
 """False: no lane is ever armed (every event goes the long way), for the tests' comparison."""
 
 
-def arm(table: CallTable, state: CallState | None, matcher: Any) -> CallState | None:
+def arm(state: CallState | None, matcher: Any) -> CallState | None:
     """The call `state` armed as a lane through events framed as `matcher`'s: its
-    `take(event, now, head)` is the lane (`CallState.take`, given the stream's `head` value,
-    `EnvelopeShortcut.head`); or None when the long way must go on reading them (see the
-    module)."""
+    `take(event, now, head, limit)` is the lane (`CallState.take`, given the stream's `head`
+    value, `EnvelopeShortcut.head`, and the size limit of the accumulator's settings); or None
+    when the long way must go on reading them (see the module)."""
     if (
         not ENABLED
         or state is None
@@ -62,7 +62,6 @@ def arm(table: CallTable, state: CallState | None, matcher: Any) -> CallState | 
     ):
         return None
     state.matcher = matcher
-    state.limit = table.settings.limit
     return state
 
 

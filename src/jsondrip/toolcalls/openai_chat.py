@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .calls import CallState
+from .calls import CallState, shared_name
 from .formats import DONE, FormatHandler
 from .shortcut import FRAGMENT, Envelope
 
@@ -358,9 +358,9 @@ class OpenAIChatHandler(FormatHandler):
             if name:
                 current = call.name
                 if not current or name.startswith(current):
-                    call.name = name
+                    call.name = shared_name(name)
                 elif name != current:
-                    call.name = current + name
+                    call.name = shared_name(current + name)
         if arguments is not None and state.name:
             table.announce(state)
         if arguments:
