@@ -359,7 +359,7 @@ def test_jiter_mode_reports_the_same_violations(backend: str) -> None:
 def test_a_second_thread_is_refused_before_anything_is_read(backend: str) -> None:
     if backend == "native":
         pytest.skip(
-            "the native engine reads and checks in one call: pyo3's borrow check refuses a "
+            "the native engine reads and checks in one call: its reentrancy flag refuses a "
             "second thread (tests/hostile/test_concurrency.py)"
         )
     parser = jsondrip.Parser(schema=WEATHER, backend=backend)

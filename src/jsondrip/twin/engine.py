@@ -44,7 +44,7 @@ class PythonEngine(Stream):
         dialect; the schema is `CheckedEngine`'s)."""
         super().__init__(options)
         # One token, taken while a call reads: a second thread gets a clear error instead of
-        # corrupting the state (the native engine gets the same from pyo3's borrow check).
+        # corrupting the state (the native engine gets the same from its reentrancy flag).
         # list.pop and list.append are atomic, and cost a third of a Lock's acquire/release.
         # The token is the hot path's reader of text (the machine's `feed`; `CheckedEngine`'s
         # checks as it reads): whoever holds it reads, and it costs no slot of its own.
