@@ -16,6 +16,7 @@ from conftest import need_module
 
 import jsondrip
 from jsondrip import MISSING
+from jsondrip.bench.workloads import KB, records_text
 
 NAN = float("nan")
 INF = float("inf")
@@ -646,3 +647,19 @@ def test_debug_state_lines_and_surrogates(backend: str) -> None:
     want = {"state": "SURROGATE_BACKSLASH", "depth": 2, "stack": "[{", "token_start": 16}
     want.update(high=0xD83D, escape_end=23, line=2, line_start=2, offset=23)
     assert parser._engine.debug_state() == {**STATE_START, **want}
+
+
+def test_a_stream_of_records_shares_each_key(backend: str) -> None:
+    """A stream's repeated keys stay one object each once its key cache has grown to them
+    (memory per open stream: a record's keys are not new strs). Two keys whose hashes share
+    their top bits once evicted each other at every record (`parent` and `tags` of the
+    records benchmark), at every size of the native cache."""
+    text = records_text(200 * KB)
+    for size in (4, 1000):
+        parser = jsondrip.Parser(backend=backend)
+        for at in range(0, len(text), size):
+            parser.feed(text[at : at + size])
+        records = parser.feed("")["records"]
+        assert len(records) > 300
+        for key in records[100]:
+            assert len({id(k) for r in records[100:] for k in r if k == key}) == 1, key
