@@ -247,16 +247,28 @@ raises that violation again.";
 /// trampoline, in place of `#[pymethods]`' entries (#28 item 3).
 ///
 /// What `#[pymethods]` would add per call and these do not: pyo3's argument parsing (a
-/// `FunctionDescription` walked for one positional argument, about 56 instructions) and its
-/// receiver check (`slf` cast to the class, a subclass's MRO walked). What they keep is
-/// pyo3's own: the trampoline pyo3 builds every method on (`get_trampoline_function!`,
-/// `fastcall_cfunction_with_keywords`, the same function its macros emit for these methods),
-/// which raises pyo3's attach count for the call (the engine's builder drops `Py`s: at a
-/// count of 0 they would go to pyo3's deferred pool instead of being freed), catches a panic
-/// into a `PanicException` and restores an error with `PyErr::restore`. The calling
-/// convention is the one pyo3 gave these methods (`METH_FASTCALL | METH_KEYWORDS`), so
-/// `feed(chunk=...)`, `progress(path=...)` and every error for wrong arguments are as before:
-/// any call but one positional argument is parsed by pyo3's own `FunctionDescription`.
+/// `FunctionDescription` walked for one positional argument) and its receiver check (`slf`
+/// cast to the class, a subclass's MRO walked again after CPython's descriptor did). Counted
+/// (callgrind, LTO-off release builds, 20,000 records fragments, the whole program less a
+/// `dict.get` loop): `feed` 1100 → 930 instructions a call, `feed_changes` 2095 → 1906,
+/// `progress("/records")` 368 → 161, `OutputParser.feed` 1065 → 910.
+///
+/// What they keep is pyo3's own: the trampoline pyo3 builds every method on
+/// (`get_trampoline_function!(fastcall_cfunction_with_keywords, ..)`, the function its macros
+/// emit for these methods), which raises pyo3's attach count for the call (the engine's
+/// builder drops `Py`s, an open container's when it closes: at a count of 0 they would go to
+/// pyo3's deferred pool, not be freed), catches a panic into a `PanicException` (never
+/// unwinding into C) and restores an error with `PyErr::restore`. The calling convention is
+/// the one pyo3 gave these methods (`METH_FASTCALL | METH_KEYWORDS`), so `feed(chunk=...)`,
+/// `progress(path=...)` and every error for wrong arguments are as before: any call but one
+/// positional argument is parsed by pyo3's own `FunctionDescription`.
+///
+/// `pyo3::impl_` (the trampoline, `FunctionDescription`) is the module pyo3's macros expand
+/// to: public, documented hidden, outside pyo3's semver promise. Cargo.toml takes pyo3 0.30.x;
+/// a pyo3 upgrade that moves it fails to compile here, it cannot change behind our back.
+/// A trampoline of our own would have to raise the attach count with `Python::attach`, which
+/// from a C caller takes `PyGILState_Ensure` and `Release`: counted, 1022 instructions a
+/// `feed`, 92 more than pyo3's.
 pub(super) fn add_entries(class: &Bound<'_, PyType>) -> PyResult<()> {
     let entries: [(&CStr, &CStr, ffi::PyCFunctionFastWithKeywords); 3] = [
         (
