@@ -265,7 +265,9 @@ raises that violation again.";
 ///
 /// `pyo3::impl_` (the trampoline, `FunctionDescription`) is the module pyo3's macros expand
 /// to: public, documented hidden, outside pyo3's semver promise. Cargo.toml takes pyo3 0.30.x;
-/// a pyo3 upgrade that moves it fails to compile here, it cannot change behind our back.
+/// an upgrade that moves it fails to compile here, and any pyo3 upgrade should read
+/// `impl_/trampoline.rs` again (tests/test_backends.py's count test fails if the attach count
+/// is no longer raised).
 /// A trampoline of our own would have to raise the attach count with `Python::attach`, which
 /// from a C caller takes `PyGILState_Ensure` and `Release`: counted, 1022 instructions a
 /// `feed`, 92 more than pyo3's.
