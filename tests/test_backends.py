@@ -358,3 +358,165 @@ def test_a_cycle_through_the_live_value_is_collected(backend: str) -> None:
     del parser, value
     gc.collect()
     assert ref() is None
+
+
+@pytest.mark.parametrize("base_name", ["EngineFront", "PythonFront"])
+def test_parser_base_methods_take_their_arguments_as_python_methods_do(
+    backend: str, base_name: str
+) -> None:
+    """The base's per-fragment methods (native: CPython method descriptors of the extension's
+    own, over pyo3's trampoline) are called as the twin base's are: bound or unbound, the
+    argument by position or by keyword, `progress`'s left out or None; and refuse what the
+    twin refuses (TypeError: no argument, two, an unknown keyword, a receiver of another
+    type), with the same signature for `inspect` and a docstring for `help`."""
+    import inspect
+
+    from jsondrip._engine import EngineFront, PythonFront
+
+    schema = jsondrip.Schema({"type": "object", "properties": {"a": {"enum": ["xa", "xb"]}}})
+    base = getattr(jsondrip._engine, base_name)
+    front = type("Front", (base,), {"__slots__": ()})()
+    front._engine = jsondrip.Parser(schema=schema, backend=backend)._engine
+    assert base.feed(front, '{"a": ') == {}
+    assert front.feed(chunk='"x') == {"a": "x"}
+    assert front.feed_changes(chunk="a") == [jsondrip.Change("append", "/a", "a")]
+    assert base.feed_changes(front, "") == []
+    arriving = jsondrip.Progress("arriving", {"a": "xa"}, None)
+    assert front.progress() == front.progress(None) == front.progress(path="") == arriving
+    assert base.progress(front, "/a") == front.progress(path="/a")
+    for call in (
+        lambda: front.feed(),
+        lambda: front.feed("1", "2"),
+        lambda: front.feed("1", chunk="2"),
+        lambda: front.feed(text="1"),
+        lambda: front.feed_changes(),
+        lambda: front.progress("", ""),
+        lambda: front.progress(where=""),
+        lambda: base.feed(),
+    ):
+        with pytest.raises(TypeError):
+            call()
+    # a receiver of another type: the native descriptor refuses it before its code runs
+    # (CPython checks a method descriptor's receiver), the twin's method finds no engine
+    refused = AttributeError if base is PythonFront else TypeError
+    for call in (
+        lambda: base.feed("not a front", "1"),
+        lambda: base.feed(jsondrip.Parser(backend=backend)._engine, "1"),
+        lambda: base.feed.__get__(3)("1"),
+        lambda: base.feed_changes(3, "1"),
+        lambda: base.progress([], ""),
+    ):
+        with pytest.raises(refused):
+            call()
+    assert front.feed('", "b": 1}') == {"a": "xa", "b": 1}
+    for name in ("feed", "feed_changes", "progress"):
+        method = getattr(base, name)
+        parameters = list(inspect.signature(method).parameters.values())
+        argument = "path" if name == "progress" else "chunk"
+        assert [p.name for p in parameters] == ["self", argument]
+        assert parameters[1].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+        assert method.__doc__
+    assert inspect.signature(base.progress).parameters["path"].default in {None, ""}
+    assert jsondrip.Parser.feed is EngineFront.feed
+
+
+@pytest.mark.parametrize("base_name", ["EngineFront", "PythonFront"])
+def test_parser_base_keeps_reference_counts_exact(backend: str, base_name: str) -> None:
+    """Every way through the base's methods leaves the counts as it found them: the chunk's,
+    the live value's (returned anew at every call), an error's way out, the hooks' way (the
+    subclass's methods called with the chunk) and keywords; and a container the engine held
+    while it was open is let go when it closes, in the call that closes it, not later (the
+    native builder drops its own reference with pyo3's attach count raised: at 0 pyo3 would
+    only queue it)."""
+    import gc
+
+    from jsondrip._engine import EngineOptions, make_engine
+
+    if not hasattr(sys, "getrefcount"):
+        pytest.skip("no sys.getrefcount on this interpreter")
+    rc = sys.getrefcount
+    base = getattr(jsondrip._engine, base_name)
+    front = type("Front", (base,), {"__slots__": ()})()
+    front._engine = make_engine(backend)
+    value = front.feed('{"a": [1, ')
+    listed = value["a"]
+    before = rc(value), rc(listed)
+    chunks = ["".join(["2", ", "]) for _ in range(50)]  # strs of their own, held once
+    held = [rc(chunk) for chunk in chunks]
+    for chunk in chunks:
+        now = rc(chunk)
+        assert front.feed(chunk) is value
+        changes = front.feed_changes(chunk=chunk)
+        assert len(changes) == 1
+        if backend == "native":  # the twin's engine keeps its last fragment
+            assert rc(chunk) == now
+    assert (rc(value), rc(listed)) == before, base
+    front.feed("3]")
+    alone = [1]
+    expected = rc(alone) + 1  # ours, and the dict's
+    assert rc(listed) == expected, base  # the engine let it go with the `]`
+    bad = "".join(["x", "y"])
+    held_bad = rc(bad)
+    for _ in range(3):
+        with pytest.raises(jsondrip.JSONDecodeError):
+            front.feed(bad)
+    assert rc(value) == before[0], base
+
+    class Hooks(base):  # type: ignore[valid-type,misc]
+        _feed_slow = _feed_ended = staticmethod(lambda chunk: chunk)
+
+        def _feed_failed(self, chunk: object, error: BaseException) -> object:
+            return chunk
+
+    del front, changes, chunk
+    gc.collect()
+    assert [rc(chunk) for chunk in chunks] == held, base
+
+    hooked = Hooks()
+    hooked._hooks = True
+    hooked._engine = make_engine(backend, EngineOptions(stop_at_end=True))
+    deltas: list[object] = [
+        "".join(["[1", ", "]),
+        "".join(["2] ", "then"]),
+        b"".join([b"by", b"tes"]),
+    ]
+    held_all = [rc(delta) for delta in deltas]
+    results = [hooked.feed(delta) for delta in deltas]
+    assert results[1:] == deltas[1:] and results[0] == [1, 2]  # live: the whole list
+    del results
+    hooked._engine = make_engine(backend, EngineOptions(stop_at_end=True))
+    assert hooked.feed(bad) is bad
+    del hooked
+    gc.collect()  # the twin's errors: tracebacks whose frames hold the chunk, in cycles
+    assert [rc(delta) for delta in deltas] == held_all, base
+    assert rc(bad) == held_bad, base
+
+
+@pytest.mark.parametrize("base_name", ["EngineFront", "PythonFront"])
+def test_parser_base_feed_from_a_finalizer_inside_its_own_feed(
+    backend: str, base_name: str
+) -> None:
+    """A finalizer run inside a feed through the base (the old value of a slot the feed writes
+    anew) that feeds the same front is refused (RuntimeError, inside the finalizer), and one
+    that sets the front's engine anew in that window leaves the running feed its own
+    reference to the old engine: the feed ends on it, the next one reads the new engine."""
+    from jsondrip._engine import make_engine
+
+    base = getattr(jsondrip._engine, base_name)
+    front = type("Front", (base,), {"__slots__": ()})()
+    front._engine = make_engine(backend)
+    inner: list[type] = []
+
+    class Sneaky:
+        def __del__(self) -> None:
+            try:
+                front.feed('"x", ')
+            except RuntimeError as error:
+                inner.append(type(error))
+            front._engine = make_engine(backend)  # the front's last reference to the old
+
+    value = front.feed('{"a": "\ud800')
+    value["a"] = Sneaky()
+    assert front.feed("y") == {"a": "\ud800y"}, base
+    assert inner == [RuntimeError], base
+    assert front.feed("[1]") == [1], base

@@ -32,6 +32,7 @@ fn native_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::NativeEngine>()?;
     m.add_class::<schema::SchemaTable>()?;
     m.add_class::<front::EngineFront>()?;
+    front::add_entries(&m.py().get_type::<front::EngineFront>())?;
     m.add_function(wrap_pyfunction!(configured::configure, m)?)?;
     m.add_class::<envelope::ChunkMatcher>()?;
     m.add_class::<partial_args::PartialArgs>()?;
