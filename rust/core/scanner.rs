@@ -193,6 +193,55 @@ fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
         .fold(0, |bits, (i, b)| bits | (b.is_ascii_digit() as u32) << i)
 }
 
+/// Per byte of a 32-byte window (the first byte lowest), one bit in each mask: ASCII
+/// digits, and the bytes from `-` to `9` (digits, `.`, `-` and `/`).
+struct NumberMasks {
+    digits: u32,
+    part: u32,
+}
+
+impl NumberMasks {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn of(window: &[u8; 32]) -> Self {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86_64 baseline; each unaligned load reads 16 of the 32 bytes.
+        unsafe {
+            let halves = [
+                _mm_loadu_si128(window.as_ptr().cast()),
+                _mm_loadu_si128(window[16..].as_ptr().cast()),
+            ];
+            // A range of bytes moved to the lowest signed bytes: one comparison.
+            let mask = |first: u8, len: i8| {
+                let [low, high] = halves.map(|half| {
+                    let moved = _mm_add_epi8(half, _mm_set1_epi8((0x80 - first) as i8));
+                    _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-128 + len))) as u32
+                });
+                low | high << 16
+            };
+            NumberMasks {
+                digits: mask(b'0', 10),
+                part: mask(b'-', 13),
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn of(window: &[u8; 32]) -> Self {
+        let bits = |f: fn(u8) -> bool| {
+            window
+                .iter()
+                .enumerate()
+                .fold(0, |bits, (i, &b)| bits | (f(b) as u32) << i)
+        };
+        NumberMasks {
+            digits: bits(|b| b.is_ascii_digit()),
+            part: bits(|b| (b'-'..=b'9').contains(&b)),
+        }
+    }
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -684,6 +733,87 @@ impl<'a> Scanner<'a> {
         Some(self.number())
     }
 
+    /// In an array, after an element (the scanner on what follows it): the floats packed
+    /// after it, each a comma, one space or none, and a float of `short_number`'s shape with a
+    /// fraction (an optional minus, one to seven integer digits, a dot, one to fifteen
+    /// fraction digits, no exponent), each value given to `each` in order. Stops, the scanner
+    /// on the comma before it, at anything else (an integer, an exponent, other whitespace,
+    /// the array's end, the last 32 bytes of the input), which the general reading takes; or
+    /// at `each`'s error (the scanner then anywhere).
+    ///
+    /// One number's end is where the next one starts, so that end is found in one short
+    /// chain: the 32 bytes from the comma compared at once, the first byte that is no part
+    /// of a number found by its bit. The shape's checks and the value hang off that chain
+    /// (the CPU runs them beside the next numbers), and the position stays in a register
+    /// (a scanner's position lives in memory across the builder's calls).
+    #[inline(always)]
+    pub fn float_run<E>(&mut self, mut each: impl FnMut(f64) -> Result<(), E>) -> Result<(), E> {
+        let data = self.data;
+        let mut pos = self.pos;
+        while let Some(window) = data.get(pos..pos + 32) {
+            let window: &[u8; 32] = window.try_into().expect("32 bytes");
+            if window[0] != b',' {
+                break;
+            }
+            let masks = NumberMasks::of(window);
+            // Bytes that may be part of the number (`-` to `9`: digits, the dot, minus and
+            // `/`), and a space right after the comma. The comma itself is not looked at.
+            let space = (window[1] == b' ') as usize;
+            let end = (!(masks.part | (space << 1) as u32 | 1)).trailing_zeros() as usize;
+            let start = 1 + space;
+            let negative = window[start] == b'-';
+            let at = start + negative as usize; // the first integer digit
+                                                // In the number from its first digit: one byte that is no digit, a dot.
+            let range = ((1u32 << (end & 31)) - 1) & (u32::MAX << at);
+            let others = masks.part & !masks.digits & range;
+            let dot = others.trailing_zeros() as usize; // 32 without one
+            let int_digits = dot.wrapping_sub(at);
+            let fraction = end.wrapping_sub(dot + 1);
+            let shape = end < 32
+                && others == 1 << (dot & 31)
+                && window[dot & 31] == b'.'
+                && (1..=7).contains(&int_digits)
+                && (1..=15).contains(&fraction)
+                && int_digits + fraction <= 19
+                && !(window[at] == b'0' && int_digits > 1)
+                && !matches!(window[end & 31], b'e' | b'E');
+            if !shape {
+                break;
+            }
+            // Offsets are at most 19 (at <= 3, dot <= 10), bounded to 24 so every read is seen
+            // to fit.
+            let word = |at: usize| {
+                let at = at.min(24);
+                let bytes: [u8; 8] = window[at..at + 8].try_into().expect("8 bytes");
+                u64::from_le_bytes(bytes)
+            };
+            // A lone integer digit (`0.5`, most fractions) needs no word's conversion.
+            let mut mantissa = if int_digits == 1 {
+                (window[at] - b'0') as u64
+            } else {
+                digits_value(word(at), int_digits)
+            };
+            let (low, high) = (word(dot + 1), word(dot + 9));
+            if fraction <= 8 {
+                mantissa = mantissa * POW10_U64[fraction] + digits_value(low, fraction);
+            } else {
+                let more = fraction - 8;
+                mantissa = (mantissa * POW10_U64[8] + digits_value(low, 8)) * POW10_U64[more]
+                    + digits_value(high, more);
+            }
+            let Some(value) = decimal_to_f64(mantissa, -(fraction as i64), negative) else {
+                break;
+            };
+            pos += end;
+            if let Err(error) = each(value) {
+                self.pos = pos;
+                return Err(error);
+            }
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// `number`'s common case, from a window of the 40 bytes from `start`: an optional minus,
     /// one to seven integer digits, and a fraction of one to fifteen digits or none, without
     /// an exponent (`0.696468466152`, `-65.613616999999977`, `255`). The integer digits are
@@ -1002,6 +1132,133 @@ mod tests {
             assert!(scanner.packed_number().is_none());
             assert_eq!(scanner.pos, 1);
         }
+    }
+
+    /// Whether `text` has the shape `float_run` is meant to take: an optional minus, one to
+    /// seven integer digits without a leading zero before another, a dot, one to fifteen
+    /// fraction digits, nineteen digits at most.
+    fn run_shape(text: &str) -> bool {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let Some((int, fraction)) = digits.split_once('.') else {
+            return false;
+        };
+        let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        all_digits(int)
+            && all_digits(fraction)
+            && (1..=7).contains(&int.len())
+            && (1..=15).contains(&fraction.len())
+            && int.len() + fraction.len() <= 19
+            && !(int.starts_with('0') && int.len() > 1)
+    }
+
+    #[test]
+    fn float_runs_are_read_as_packed_numbers_read_them() {
+        // One element after "7": each separator (a comma, one space or more or other whitespace after it, a space before it),
+        // each number text, each tail, at distances from the input's end around the 32 bytes
+        // the run reads. What the run takes is what `packed_number` takes (value, bits and the
+        // scanner after it); what it declines leaves the scanner on the comma; and it takes
+        // every text of its shape that the window holds.
+        let texts = number_texts();
+        let seconds = texts
+            .iter()
+            .map(String::as_str)
+            .chain(["1.5e5", "1.5.5", "1.-5"]);
+        let mut taken_count = 0;
+        for second in seconds {
+            for separator in [",", ", ", ",  ", ",\n", ",\t", " ,"] {
+                for tail in TAILS.iter().copied().chain([&b"e"[..], b"E", b"-", b"0"]) {
+                    for padding in [0, 8, 16, 24, 31, 32, 48] {
+                        let mut input = format!("7{separator}{second}").into_bytes();
+                        input.extend_from_slice(tail);
+                        input.extend(std::iter::repeat_n(b' ', padding));
+                        let mut run = Scanner::new(&input);
+                        assert!(run.number().is_ok());
+                        let mut got = Vec::new();
+                        let read = run.float_run(|value| {
+                            got.push(value);
+                            Ok::<(), ()>(())
+                        });
+                        assert_eq!(read, Ok(()));
+                        let label = String::from_utf8_lossy(&input).into_owned();
+                        match got[..] {
+                            [] => assert_eq!(run.pos, 1, "{label:?}"),
+                            [value] => {
+                                let mut packed = Scanner::new(&input);
+                                assert!(packed.number().is_ok());
+                                let want = packed.packed_number().map(|n| (n, packed.pos));
+                                let Some((Ok(Number::Float(_, Some(exact))), pos)) = want else {
+                                    panic!("{label:?}: {want:?}");
+                                };
+                                assert_eq!(value.to_bits(), exact.to_bits(), "{label:?}");
+                                assert_eq!(run.pos, pos, "{label:?}");
+                            }
+                            _ => panic!("{label:?}: {got:?}"),
+                        }
+                        let fits = input.len() >= 1 + 32;
+                        let taken = fits
+                            && matches!(separator, "," | ", ")
+                            && run_shape(second)
+                            && !matches!(tail, b"e" | b"E" | b"." | b"-" | b"0" | b"/" | b":")
+                            && !(tail == b"." || second.ends_with('.'));
+                        if taken {
+                            assert_eq!(got.len(), 1, "{label:?}");
+                            taken_count += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(taken_count > 10_000, "{taken_count}");
+    }
+
+    #[test]
+    fn float_runs_stop_where_their_shape_stops() {
+        let input = b"[0.5,-1.25, 3.0,0.696468466152,1234567.123456789012,2,4.5,6.5 ,7.5]";
+        let mut padded = input.to_vec();
+        padded.extend([b' '; 40]);
+        let mut scanner = Scanner::new(&padded);
+        assert_eq!(scanner.array_first(), Ok(true));
+        assert!(scanner.number().is_ok());
+        let mut got = Vec::new();
+        let mut read = |scanner: &mut Scanner| {
+            scanner
+                .float_run(|value| {
+                    got.push(value);
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
+        };
+        read(&mut scanner);
+        // Stops on the comma before the integer.
+        assert_eq!(&padded[scanner.pos..scanner.pos + 3], b",2,");
+        let number = scanner.packed_number().expect("a number").expect("read");
+        assert_eq!(number, Number::Int(2, "2"));
+        read(&mut scanner);
+        // Stops on the space before the last comma.
+        assert_eq!(&padded[scanner.pos..scanner.pos + 2], b" ,");
+        assert_eq!(
+            got,
+            [-1.25, 3.0, 0.696468466152, 1234567.123456789, 4.5, 6.5]
+        );
+        // An error of `each` stops the run and is given back.
+        let mut scanner = Scanner::new(&padded);
+        assert_eq!(scanner.array_first(), Ok(true));
+        assert!(scanner.number().is_ok());
+        let mut calls = 0;
+        let read = scanner.float_run(|_| {
+            calls += 1;
+            if calls == 2 {
+                Err("stop")
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!((read, calls), (Err("stop"), 2));
+        // Without 32 bytes from the comma, nothing is read.
+        let mut scanner = Scanner::new(b"7,0.5,0.25]");
+        assert!(scanner.number().is_ok());
+        assert_eq!(scanner.float_run(|_| Err(())), Ok(()));
+        assert_eq!(scanner.pos, 1);
     }
 
     /// A byte at a time: the run's end and whether it held a non-ASCII byte.
