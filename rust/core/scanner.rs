@@ -193,6 +193,64 @@ fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
         .fold(0, |bits, (i, b)| bits | (b.is_ascii_digit() as u32) << i)
 }
 
+/// `Scanner::float_run`'s number: from a window of the 32 bytes from the comma before it, the
+/// value and the length of a comma, one space or none, and a float of the run's shape; None
+/// for anything else.
+#[inline(always)]
+fn packed_float(window: &[u8; 32]) -> Option<(f64, usize)> {
+    if window[0] != b',' {
+        return None;
+    }
+    let masks = NumberMasks::of(window);
+    // Bytes that may be part of the number (`-` to `9`: digits, the dot, minus and
+    // `/`), and a space right after the comma. The comma itself is not looked at.
+    let space = (window[1] == b' ') as usize;
+    let end = (!(masks.part | (space << 1) as u32 | 1)).trailing_zeros() as usize;
+    let start = 1 + space;
+    let negative = window[start] == b'-';
+    // The first integer digit; from it to the end, one byte that is no digit, a dot.
+    let at = start + negative as usize;
+    let range = ((1u32 << (end & 31)) - 1) & (u32::MAX << at);
+    let others = masks.part & !masks.digits & range;
+    let dot = others.trailing_zeros() as usize; // 32 without one
+    let int_digits = dot.wrapping_sub(at);
+    let fraction = end.wrapping_sub(dot + 1);
+    let shape = end < 32
+        && others == 1 << (dot & 31)
+        && window[dot & 31] == b'.'
+        && (1..=7).contains(&int_digits)
+        && (1..=15).contains(&fraction)
+        && int_digits + fraction <= 19
+        && !(window[at] == b'0' && int_digits > 1)
+        && !matches!(window[end & 31], b'e' | b'E');
+    if !shape {
+        return None;
+    }
+    // Offsets are at most 19 (at <= 3, dot <= 10), bounded to 24 so every read is seen
+    // to fit.
+    let word = |at: usize| {
+        let at = at.min(24);
+        let bytes: [u8; 8] = window[at..at + 8].try_into().expect("8 bytes");
+        u64::from_le_bytes(bytes)
+    };
+    // A lone integer digit (`0.5`, most fractions) needs no word's conversion.
+    let mut mantissa = if int_digits == 1 {
+        (window[at] - b'0') as u64
+    } else {
+        digits_value(word(at), int_digits)
+    };
+    let (low, high) = (word(dot + 1), word(dot + 9));
+    if fraction <= 8 {
+        mantissa = mantissa * POW10_U64[fraction] + digits_value(low, fraction);
+    } else {
+        let more = fraction - 8;
+        mantissa = (mantissa * POW10_U64[8] + digits_value(low, 8)) * POW10_U64[more]
+            + digits_value(high, more);
+    }
+    let value = decimal_to_f64(mantissa, -(fraction as i64), negative)?;
+    Some((value, end))
+}
+
 /// Per byte of a 32-byte window (the first byte lowest), one bit in each mask: ASCII
 /// digits, and the bytes from `-` to `9` (digits, `.`, `-` and `/`).
 struct NumberMasks {
@@ -752,56 +810,7 @@ impl<'a> Scanner<'a> {
         let mut pos = self.pos;
         while let Some(window) = data.get(pos..pos + 32) {
             let window: &[u8; 32] = window.try_into().expect("32 bytes");
-            if window[0] != b',' {
-                break;
-            }
-            let masks = NumberMasks::of(window);
-            // Bytes that may be part of the number (`-` to `9`: digits, the dot, minus and
-            // `/`), and a space right after the comma. The comma itself is not looked at.
-            let space = (window[1] == b' ') as usize;
-            let end = (!(masks.part | (space << 1) as u32 | 1)).trailing_zeros() as usize;
-            let start = 1 + space;
-            let negative = window[start] == b'-';
-            let at = start + negative as usize; // the first integer digit
-                                                // In the number from its first digit: one byte that is no digit, a dot.
-            let range = ((1u32 << (end & 31)) - 1) & (u32::MAX << at);
-            let others = masks.part & !masks.digits & range;
-            let dot = others.trailing_zeros() as usize; // 32 without one
-            let int_digits = dot.wrapping_sub(at);
-            let fraction = end.wrapping_sub(dot + 1);
-            let shape = end < 32
-                && others == 1 << (dot & 31)
-                && window[dot & 31] == b'.'
-                && (1..=7).contains(&int_digits)
-                && (1..=15).contains(&fraction)
-                && int_digits + fraction <= 19
-                && !(window[at] == b'0' && int_digits > 1)
-                && !matches!(window[end & 31], b'e' | b'E');
-            if !shape {
-                break;
-            }
-            // Offsets are at most 19 (at <= 3, dot <= 10), bounded to 24 so every read is seen
-            // to fit.
-            let word = |at: usize| {
-                let at = at.min(24);
-                let bytes: [u8; 8] = window[at..at + 8].try_into().expect("8 bytes");
-                u64::from_le_bytes(bytes)
-            };
-            // A lone integer digit (`0.5`, most fractions) needs no word's conversion.
-            let mut mantissa = if int_digits == 1 {
-                (window[at] - b'0') as u64
-            } else {
-                digits_value(word(at), int_digits)
-            };
-            let (low, high) = (word(dot + 1), word(dot + 9));
-            if fraction <= 8 {
-                mantissa = mantissa * POW10_U64[fraction] + digits_value(low, fraction);
-            } else {
-                let more = fraction - 8;
-                mantissa = (mantissa * POW10_U64[8] + digits_value(low, 8)) * POW10_U64[more]
-                    + digits_value(high, more);
-            }
-            let Some(value) = decimal_to_f64(mantissa, -(fraction as i64), negative) else {
+            let Some((value, end)) = packed_float(window) else {
                 break;
             };
             pos += end;
