@@ -193,21 +193,32 @@ fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
         .fold(0, |bits, (i, b)| bits | (b.is_ascii_digit() as u32) << i)
 }
 
-/// `Scanner::float_run`'s number: from a window of the 32 bytes from the comma before it, the
-/// value and the length of a comma, one space or none, and a float of the run's shape; None
-/// for anything else.
+/// `Scanner::float_run`'s number: from a window of the 48 bytes around the comma before it
+/// (16 before, the comma, 31 after), the value and the length of a comma, one space or none,
+/// and a float of the run's shape; None for anything else.
 #[inline(always)]
-fn packed_float(window: &[u8; 32]) -> Option<(f64, usize)> {
-    if window[0] != b',' {
+fn packed_float(window: &[u8; 48]) -> Option<(f64, usize)> {
+    let after: &[u8; 32] = window[16..].try_into().expect("32 bytes");
+    if after[0] != b',' {
         return None;
     }
-    let masks = NumberMasks::of(window);
-    // Bytes that may be part of the number (`-` to `9`: digits, the dot, minus and
-    // `/`), and a space right after the comma. The comma itself is not looked at.
-    let space = (window[1] == b' ') as usize;
-    let end = (!(masks.part | (space << 1) as u32 | 1)).trailing_zeros() as usize;
-    let start = 1 + space;
-    let negative = window[start] == b'-';
+    // Bytes that may be part of the number (`-` to `9`: digits, the dot, minus and `/`), and
+    // a space right after the comma. The comma itself is not looked at. The second sixteen
+    // bytes only when the number goes on past the first (`0.696468466152` does not).
+    let space = (after[1] == b' ') as u32;
+    let low = NumberMasks::of(after[..16].try_into().expect("16 bytes"));
+    let masks = if (low.part | space << 1 | 1) & 0xffff != 0xffff {
+        low
+    } else {
+        let high = NumberMasks::of(after[16..].try_into().expect("16 bytes"));
+        NumberMasks {
+            digits: low.digits | high.digits << 16,
+            part: low.part | high.part << 16,
+        }
+    };
+    let end = (!(masks.part | space << 1 | 1)).trailing_zeros() as usize;
+    let start = 1 + space as usize;
+    let negative = after[start] == b'-';
     // The first integer digit; from it to the end, one byte that is no digit, a dot.
     let at = start + negative as usize;
     let range = ((1u32 << (end & 31)) - 1) & (u32::MAX << at);
@@ -217,42 +228,106 @@ fn packed_float(window: &[u8; 32]) -> Option<(f64, usize)> {
     let fraction = end.wrapping_sub(dot + 1);
     let shape = end < 32
         && others == 1 << (dot & 31)
-        && window[dot & 31] == b'.'
+        && after[dot & 31] == b'.'
         && (1..=7).contains(&int_digits)
         && (1..=15).contains(&fraction)
         && int_digits + fraction <= 19
-        && !(window[at] == b'0' && int_digits > 1)
-        && !matches!(window[end & 31], b'e' | b'E');
+        && !(after[at] == b'0' && int_digits > 1)
+        && !matches!(after[end & 31], b'e' | b'E');
     if !shape {
         return None;
     }
-    // Offsets are at most 19 (at <= 3, dot <= 10), bounded to 24 so every read is seen
-    // to fit.
-    let word = |at: usize| {
-        let at = at.min(24);
-        let bytes: [u8; 8] = window[at..at + 8].try_into().expect("8 bytes");
-        u64::from_le_bytes(bytes)
-    };
     // A lone integer digit (`0.5`, most fractions) needs no word's conversion.
-    let mut mantissa = if int_digits == 1 {
-        (window[at] - b'0') as u64
+    let int = if int_digits == 1 {
+        (after[at] - b'0') as u64
     } else {
-        digits_value(word(at), int_digits)
+        // Offsets at most 3 here, bounded so the read is seen to fit.
+        let at = at & 7;
+        let bytes: [u8; 8] = after[at..at + 8].try_into().expect("8 bytes");
+        digits_value(u64::from_le_bytes(bytes), int_digits)
     };
-    let (low, high) = (word(dot + 1), word(dot + 9));
-    if fraction <= 8 {
-        mantissa = mantissa * POW10_U64[fraction] + digits_value(low, fraction);
-    } else {
-        let more = fraction - 8;
-        mantissa = (mantissa * POW10_U64[8] + digits_value(low, 8)) * POW10_U64[more]
-            + digits_value(high, more);
-    }
+    // The sixteen bytes that end with the fraction's last digit (the comma is at 16).
+    let tail: &[u8; 16] = window[end & 31..(end & 31) + 16]
+        .try_into()
+        .expect("16 bytes");
+    let mantissa = int * POW10_16[fraction & 15] + last_digits(tail, fraction & 15);
     let value = decimal_to_f64(mantissa, -(fraction as i64), negative)?;
     Some((value, end))
 }
 
-/// Per byte of a 32-byte window (the first byte lowest), one bit in each mask: ASCII
-/// digits, and the bytes from `-` to `9` (digits, `.`, `-` and `/`).
+/// Exact powers of ten as integers, 10^0 to 10^15.
+const POW10_16: [u64; 16] = {
+    let mut table = [1u64; 16];
+    let mut k = 1;
+    while k < 16 {
+        table[k] = table[k - 1] * 10;
+        k += 1;
+    }
+    table
+};
+
+/// The value of the last `count` (0 to 15) bytes of sixteen ASCII digits' bytes, the first
+/// most significant: sixteen at once (SSE2), whatever the count, where a word per eight
+/// digits was shifted into place and converted.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn last_digits(bytes: &[u8; 16], count: usize) -> u64 {
+    use std::arch::x86_64::*;
+    /// Per count, the last `count` bytes of sixteen set.
+    static KEEP: [[u8; 16]; 16] = {
+        let mut table = [[0u8; 16]; 16];
+        let mut count = 0;
+        while count < 16 {
+            let mut lane = 16 - count;
+            while lane < 16 {
+                table[count][lane] = 0xff;
+                lane += 1;
+            }
+            count += 1;
+        }
+        table
+    };
+    // SAFETY: SSE2 is in the x86_64 baseline; the unaligned loads read the 16 bytes and the
+    // table's row.
+    unsafe {
+        let digits = _mm_and_si128(
+            _mm_sub_epi8(
+                _mm_loadu_si128(bytes.as_ptr().cast()),
+                _mm_set1_epi8(b'0' as i8),
+            ),
+            _mm_loadu_si128(KEEP[count].as_ptr().cast()),
+        );
+        // Sixteen digits (bytes), then eight two-digit values, four of four digits, two of
+        // eight (words and doublewords, `pmaddwd` pairing each even lane times 10^k with
+        // the odd one after it).
+        let zero = _mm_setzero_si128();
+        let pair = _mm_set1_epi32(1 << 16 | 10);
+        let twos = _mm_packs_epi32(
+            _mm_madd_epi16(_mm_unpacklo_epi8(digits, zero), pair),
+            _mm_madd_epi16(_mm_unpackhi_epi8(digits, zero), pair),
+        );
+        let fours = _mm_madd_epi16(twos, _mm_set1_epi32(1 << 16 | 100));
+        let eights = _mm_madd_epi16(
+            _mm_packs_epi32(fours, fours),
+            _mm_set1_epi32(1 << 16 | 10_000),
+        );
+        let both = _mm_cvtsi128_si64(eights) as u64;
+        (both & 0xffff_ffff) * 100_000_000 + (both >> 32)
+    }
+}
+
+/// The value of the last `count` (0 to 15) bytes of sixteen ASCII digits' bytes, the first
+/// most significant.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn last_digits(bytes: &[u8; 16], count: usize) -> u64 {
+    bytes[16 - count..]
+        .iter()
+        .fold(0, |value, &b| value * 10 + (b - b'0') as u64)
+}
+
+/// Per byte of sixteen (the first byte lowest), one bit in each mask: ASCII digits, and the
+/// bytes from `-` to `9` (digits, `.`, `-` and `/`).
 struct NumberMasks {
     digits: u32,
     part: u32,
@@ -261,21 +336,15 @@ struct NumberMasks {
 impl NumberMasks {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn of(window: &[u8; 32]) -> Self {
+    fn of(bytes: &[u8; 16]) -> Self {
         use std::arch::x86_64::*;
-        // SAFETY: SSE2 is in the x86_64 baseline; each unaligned load reads 16 of the 32 bytes.
+        // SAFETY: SSE2 is in the x86_64 baseline; the unaligned load reads the 16 bytes.
         unsafe {
-            let halves = [
-                _mm_loadu_si128(window.as_ptr().cast()),
-                _mm_loadu_si128(window[16..].as_ptr().cast()),
-            ];
+            let bytes = _mm_loadu_si128(bytes.as_ptr().cast());
             // A range of bytes moved to the lowest signed bytes: one comparison.
             let mask = |first: u8, len: i8| {
-                let [low, high] = halves.map(|half| {
-                    let moved = _mm_add_epi8(half, _mm_set1_epi8((0x80 - first) as i8));
-                    _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-128 + len))) as u32
-                });
-                low | high << 16
+                let moved = _mm_add_epi8(bytes, _mm_set1_epi8((0x80 - first) as i8));
+                _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-128 + len))) as u32
             };
             NumberMasks {
                 digits: mask(b'0', 10),
@@ -286,9 +355,9 @@ impl NumberMasks {
 
     #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
-    fn of(window: &[u8; 32]) -> Self {
+    fn of(bytes: &[u8; 16]) -> Self {
         let bits = |f: fn(u8) -> bool| {
-            window
+            bytes
                 .iter()
                 .enumerate()
                 .fold(0, |bits, (i, &b)| bits | (f(b) as u32) << i)
@@ -796,7 +865,8 @@ impl<'a> Scanner<'a> {
     /// fraction (an optional minus, one to seven integer digits, a dot, one to fifteen
     /// fraction digits, no exponent), each value given to `each` in order. Stops, the scanner
     /// on the comma before it, at anything else (an integer, an exponent, other whitespace,
-    /// the array's end, the last 32 bytes of the input), which the general reading takes; or
+    /// the array's end, the first 16 and the last 32 bytes of the input), which the general
+    /// reading takes; or
     /// at `each`'s error (the scanner then anywhere).
     ///
     /// One number's end is where the next one starts, so that end is found in one short
@@ -808,8 +878,8 @@ impl<'a> Scanner<'a> {
     pub fn float_run<E>(&mut self, mut each: impl FnMut(f64) -> Result<(), E>) -> Result<(), E> {
         let data = self.data;
         let mut pos = self.pos;
-        while let Some(window) = data.get(pos..pos + 32) {
-            let window: &[u8; 32] = window.try_into().expect("32 bytes");
+        while let Some(window) = data.get(pos.wrapping_sub(16)..pos + 32) {
+            let window: &[u8; 48] = window.try_into().expect("48 bytes");
             let Some((value, end)) = packed_float(window) else {
                 break;
             };
@@ -1177,10 +1247,13 @@ mod tests {
             for separator in [",", ", ", ",  ", ",\n", ",\t", " ,"] {
                 for tail in TAILS.iter().copied().chain([&b"e"[..], b"E", b"-", b"0"]) {
                     for padding in [0, 8, 16, 24, 31, 32, 48] {
-                        let mut input = format!("7{separator}{second}").into_bytes();
+                        // Sixteen bytes before the element: the run reads from 16 before
+                        // the comma.
+                        let mut input = format!("{:16}7{separator}{second}", "").into_bytes();
                         input.extend_from_slice(tail);
                         input.extend(std::iter::repeat_n(b' ', padding));
                         let mut run = Scanner::new(&input);
+                        run.pos = 16;
                         assert!(run.number().is_ok());
                         let mut got = Vec::new();
                         let read = run.float_run(|value| {
@@ -1190,9 +1263,10 @@ mod tests {
                         assert_eq!(read, Ok(()));
                         let label = String::from_utf8_lossy(&input).into_owned();
                         match got[..] {
-                            [] => assert_eq!(run.pos, 1, "{label:?}"),
+                            [] => assert_eq!(run.pos, 17, "{label:?}"),
                             [value] => {
                                 let mut packed = Scanner::new(&input);
+                                packed.pos = 16;
                                 assert!(packed.number().is_ok());
                                 let want = packed.packed_number().map(|n| (n, packed.pos));
                                 let Some((Ok(Number::Float(_, Some(exact))), pos)) = want else {
@@ -1203,7 +1277,7 @@ mod tests {
                             }
                             _ => panic!("{label:?}: {got:?}"),
                         }
-                        let fits = input.len() >= 1 + 32;
+                        let fits = input.len() >= 17 + 32;
                         let taken = fits
                             && matches!(separator, "," | ", ")
                             && run_shape(second)
@@ -1223,9 +1297,11 @@ mod tests {
     #[test]
     fn float_runs_stop_where_their_shape_stops() {
         let input = b"[0.5,-1.25, 3.0,0.696468466152,1234567.123456789012,2,4.5,6.5 ,7.5]";
-        let mut padded = input.to_vec();
+        let mut padded = vec![b' '; 16];
+        padded.extend_from_slice(input);
         padded.extend([b' '; 40]);
         let mut scanner = Scanner::new(&padded);
+        scanner.pos = 16;
         assert_eq!(scanner.array_first(), Ok(true));
         assert!(scanner.number().is_ok());
         let mut got = Vec::new();
@@ -1251,6 +1327,7 @@ mod tests {
         );
         // An error of `each` stops the run and is given back.
         let mut scanner = Scanner::new(&padded);
+        scanner.pos = 16;
         assert_eq!(scanner.array_first(), Ok(true));
         assert!(scanner.number().is_ok());
         let mut calls = 0;
@@ -1263,11 +1340,18 @@ mod tests {
             }
         });
         assert_eq!((read, calls), (Err("stop"), 2));
-        // Without 32 bytes from the comma, nothing is read.
+        // Without 32 bytes from the comma, or 16 before it, nothing is read.
         let mut scanner = Scanner::new(b"7,0.5,0.25]");
         assert!(scanner.number().is_ok());
         assert_eq!(scanner.float_run(|_| Err(())), Ok(()));
         assert_eq!(scanner.pos, 1);
+        let mut early = b"[0.5,0.25".to_vec();
+        early.extend([b' '; 40]);
+        let mut scanner = Scanner::new(&early);
+        assert_eq!(scanner.array_first(), Ok(true));
+        assert!(scanner.number().is_ok());
+        assert_eq!(scanner.float_run(|_| Err(())), Ok(()));
+        assert_eq!(scanner.pos, 4);
     }
 
     /// A byte at a time: the run's end and whether it held a non-ASCII byte.
