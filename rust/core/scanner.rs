@@ -193,41 +193,45 @@ fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
         .fold(0, |bits, (i, b)| bits | (b.is_ascii_digit() as u32) << i)
 }
 
-/// `Scanner::float_run`'s number: from a window of the 48 bytes around the comma before it
-/// (16 before, the comma, 31 after), the value and the length of a comma, one space or none,
+/// `Scanner::float_run`'s number: from a window of the 49 bytes around the comma before it
+/// (16 before, the comma, 32 after), the value and the length of a comma, one space or none,
 /// and a float of the run's shape; None for anything else.
 #[inline(always)]
-fn packed_float(window: &[u8; 48]) -> Option<(f64, usize)> {
-    let after: &[u8; 32] = window[16..].try_into().expect("32 bytes");
+fn packed_float(window: &[u8; 49]) -> Option<(f64, usize)> {
+    let after: &[u8; 33] = window[16..].try_into().expect("33 bytes");
     if after[0] != b',' {
         return None;
     }
     // Bytes that may be part of the number (`-` to `9`: digits, the dot, minus and `/`), and
-    // a space right after the comma. The comma itself is not looked at. The second sixteen
-    // bytes only when the number goes on past the first (`0.696468466152` does not).
+    // a space right after the comma, one bit each from the byte after the comma (bit i for
+    // `after[1 + i]`). The second sixteen bytes only when the number goes on past the first
+    // (the thirteen fraction digits of `0.0955351209269` do not).
     let space = (after[1] == b' ') as u32;
-    let low = NumberMasks::of(after[..16].try_into().expect("16 bytes"));
-    let masks = if (low.part | space << 1 | 1) & 0xffff != 0xffff {
+    let low = NumberMasks::of(after[1..17].try_into().expect("16 bytes"));
+    let masks = if (low.part | space) & 0xffff != 0xffff {
         low
     } else {
-        let high = NumberMasks::of(after[16..].try_into().expect("16 bytes"));
+        let high = NumberMasks::of(after[17..].try_into().expect("16 bytes"));
         NumberMasks {
             digits: low.digits | high.digits << 16,
             part: low.part | high.part << 16,
         }
     };
-    let end = (!(masks.part | space << 1 | 1)).trailing_zeros() as usize;
-    let start = 1 + space as usize;
-    let negative = after[start] == b'-';
+    // Positions from the byte after the comma; `end`, `at` and `dot` below are from the comma.
+    let end_bit = (!(masks.part | space)).trailing_zeros() as usize; // 32 when all are
+    let end = 1 + end_bit;
+    let negative = after[1 + space as usize] == b'-';
     // The first integer digit; from it to the end, one byte that is no digit, a dot.
-    let at = start + negative as usize;
-    let range = ((1u32 << (end & 31)) - 1) & (u32::MAX << at);
+    let at_bit = space as usize + negative as usize;
+    let at = 1 + at_bit;
+    let range = ((1u32 << (end_bit & 31)) - 1) & (u32::MAX << at_bit);
     let others = masks.part & !masks.digits & range;
-    let dot = others.trailing_zeros() as usize; // 32 without one
-    let int_digits = dot.wrapping_sub(at);
-    let fraction = end.wrapping_sub(dot + 1);
+    let dot_bit = others.trailing_zeros() as usize; // 32 without one
+    let dot = 1 + dot_bit;
+    let int_digits = dot_bit.wrapping_sub(at_bit);
+    let fraction = end_bit.wrapping_sub(dot_bit + 1);
     let shape = end < 32
-        && others == 1 << (dot & 31)
+        && others == 1 << (dot_bit & 31)
         && after[dot & 31] == b'.'
         && (1..=7).contains(&int_digits)
         && (1..=15).contains(&fraction)
@@ -865,21 +869,20 @@ impl<'a> Scanner<'a> {
     /// fraction (an optional minus, one to seven integer digits, a dot, one to fifteen
     /// fraction digits, no exponent), each value given to `each` in order. Stops, the scanner
     /// on the comma before it, at anything else (an integer, an exponent, other whitespace,
-    /// the array's end, the first 16 and the last 32 bytes of the input), which the general
-    /// reading takes; or
-    /// at `each`'s error (the scanner then anywhere).
+    /// the array's end, the first 16 and the last 33 bytes of the input), which the general
+    /// reading takes; or at `each`'s error (the scanner then anywhere).
     ///
     /// One number's end is where the next one starts, so that end is found in one short
-    /// chain: the 32 bytes from the comma compared at once, the first byte that is no part
-    /// of a number found by its bit. The shape's checks and the value hang off that chain
+    /// chain: the bytes after the comma compared sixteen at once, the first byte that is no
+    /// part of a number found by its bit. The shape's checks and the value hang off that chain
     /// (the CPU runs them beside the next numbers), and the position stays in a register
     /// (a scanner's position lives in memory across the builder's calls).
     #[inline(always)]
     pub fn float_run<E>(&mut self, mut each: impl FnMut(f64) -> Result<(), E>) -> Result<(), E> {
         let data = self.data;
         let mut pos = self.pos;
-        while let Some(window) = data.get(pos.wrapping_sub(16)..pos + 32) {
-            let window: &[u8; 48] = window.try_into().expect("48 bytes");
+        while let Some(window) = data.get(pos.wrapping_sub(16)..pos + 33) {
+            let window: &[u8; 49] = window.try_into().expect("49 bytes");
             let Some((value, end)) = packed_float(window) else {
                 break;
             };
@@ -1232,9 +1235,9 @@ mod tests {
 
     #[test]
     fn float_runs_are_read_as_packed_numbers_read_them() {
-        // One element after "7": each separator (a comma, one space or more or other whitespace after it, a space before it),
-        // each number text, each tail, at distances from the input's end around the 32 bytes
-        // the run reads. What the run takes is what `packed_number` takes (value, bits and the
+        // One element after "7": each separator (a comma, one space, more or other whitespace
+        // after it, a space before it), each number text, each tail, at distances from the
+        // input's end around the 33 bytes from the comma that the run reads. What the run takes is what `packed_number` takes (value, bits and the
         // scanner after it); what it declines leaves the scanner on the comma; and it takes
         // every text of its shape that the window holds.
         let texts = number_texts();
@@ -1246,7 +1249,7 @@ mod tests {
         for second in seconds {
             for separator in [",", ", ", ",  ", ",\n", ",\t", " ,"] {
                 for tail in TAILS.iter().copied().chain([&b"e"[..], b"E", b"-", b"0"]) {
-                    for padding in [0, 8, 16, 24, 31, 32, 48] {
+                    for padding in [0, 8, 16, 24, 31, 32, 33, 48] {
                         // Sixteen bytes before the element: the run reads from 16 before
                         // the comma.
                         let mut input = format!("{:16}7{separator}{second}", "").into_bytes();
@@ -1277,7 +1280,7 @@ mod tests {
                             }
                             _ => panic!("{label:?}: {got:?}"),
                         }
-                        let fits = input.len() >= 17 + 32;
+                        let fits = input.len() >= 17 + 33;
                         let taken = fits
                             && matches!(separator, "," | ", ")
                             && run_shape(second)
@@ -1340,7 +1343,7 @@ mod tests {
             }
         });
         assert_eq!((read, calls), (Err("stop"), 2));
-        // Without 32 bytes from the comma, or 16 before it, nothing is read.
+        // Without 33 bytes from the comma, or 16 before it, nothing is read.
         let mut scanner = Scanner::new(b"7,0.5,0.25]");
         assert!(scanner.number().is_ok());
         assert_eq!(scanner.float_run(|_| Err(())), Ok(()));
