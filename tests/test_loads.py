@@ -468,6 +468,54 @@ def test_repeated_integers(engine: str) -> None:
     check(engine, doc.encode())
 
 
+def float_texts(rng: random.Random) -> list[str]:
+    """Float texts around every limit of the native reader's run of floats: signs, integer
+    parts of one to eight digits (a lone 0 to 9 among them), fractions of one to seventeen
+    digits, digits low and high, and beside them integers and exponents."""
+    texts = ["0.0", "-0.0", "0.5", "9.5", "8.999999999999999", "0.000000000000001"]
+    for int_len in range(1, 9):
+        for fraction in range(1, 18):
+            for _ in range(3):
+                first = rng.choice("123456789") if int_len > 1 else rng.choice("0123456789")
+                int_part = first + "".join(rng.choice("0123456789") for _ in range(int_len - 1))
+                digits = "".join(rng.choice("09" if rng.random() < 0.3 else "0123456789")
+                                 for _ in range(fraction))  # fmt: skip
+                texts.append(rng.choice(["", "-"]) + int_part + "." + digits)
+    texts += ["1e5", "1.5e-3", "2.5E+2", "7", "-12", "123456789012345678901", "1.5e400"]
+    return texts
+
+
+def test_arrays_of_floats(engine: str) -> None:
+    """Arrays of floats as printers write them (`,` and `, `), and mixed with other
+    separators, integers, exponents and other values, at every distance from the input's
+    start and end: each float bit for bit json.loads's (repr tells -0.0 and every bit)."""
+    rng = random.Random(2811)
+    texts = float_texts(rng)
+    for separator_choice in ([","], [", "], [",", ", ", " , ", ",\n", ",\t  "]):
+        for start in range(0, 20, 3):
+            values = texts[:]
+            rng.shuffle(values)
+            body = values[0] + "".join(rng.choice(separator_choice) + v for v in values[1:])
+            for doc in (
+                " " * start + "[" + body + "]",
+                "[" + body + "]" + " " * start,
+                json.dumps({"a": "x" * start})[:-1] + ', "b": [' + body + "]}",
+            ):
+                check(engine, doc)
+                check(engine, doc.encode())
+                assert repr(loads(engine)(doc)) == repr(json_loads(doc))
+    # Each text last in the input, with what may follow it, and the input's end at every
+    # distance from it.
+    for text in texts:
+        for tail in ("]", "]   ", ", 1]", ",\n1.5]", "] " + " " * 40, ",", ", ", "", ".5]", "e]"):
+            doc = "[" + "0.25," * 9 + text + tail
+            check(engine, doc)
+    # Invalid numbers inside a run of floats: json's error, at json's position.
+    for bad in ("01.5", "-.5", "1.", "1.5e", "1.5.5", "--1.5", "1.-5", "1/5", ".5", "1.5x"):
+        for after in ("", ",0.5" * 5):
+            check(engine, "[" + "0.125," * 20 + bad + after + "]" + " " * 40)
+
+
 def test_small_integers_are_the_interpreters_own(engine: str) -> None:
     """-5..=256 come back as the interpreter's own objects, as json.loads gives them (the
     native reader keeps references to them), and their neighbours as new ones: in arrays,

@@ -193,6 +193,186 @@ fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
         .fold(0, |bits, (i, b)| bits | (b.is_ascii_digit() as u32) << i)
 }
 
+/// `Scanner::float_run`'s number: from a window of the 49 bytes around the comma before it
+/// (16 before, the comma, 32 after), the value and the length of a comma, one space or none,
+/// and a float of the run's shape; None for anything else.
+#[inline(always)]
+fn packed_float(window: &[u8; 49]) -> Option<(f64, usize)> {
+    let after: &[u8; 33] = window[16..].try_into().expect("33 bytes");
+    if after[0] != b',' {
+        return None;
+    }
+    // Bytes that may be part of the number (`-` to `9`: digits, the dot, minus and `/`), and
+    // a space right after the comma, one bit each from the byte after the comma (bit i for
+    // `after[1 + i]`). The second sixteen bytes only when the number goes on past the first
+    // (the thirteen fraction digits of `0.0955351209269` do not).
+    let space = (after[1] == b' ') as u32;
+    let low = NumberMasks::of(after[1..17].try_into().expect("16 bytes"));
+    let masks = if (low.part | space) & 0xffff != 0xffff {
+        low
+    } else {
+        let high = NumberMasks::of(after[17..].try_into().expect("16 bytes"));
+        NumberMasks {
+            digits: low.digits | high.digits << 16,
+            part: low.part | high.part << 16,
+        }
+    };
+    // Positions from the byte after the comma; `end`, `at` and `dot` below are from the comma.
+    let end_bit = (!(masks.part | space)).trailing_zeros() as usize; // 32 when all are
+    let end = 1 + end_bit;
+    let negative = after[1 + space as usize] == b'-';
+    // The first integer digit; from it to the end, one byte that is no digit, a dot.
+    let at_bit = space as usize + negative as usize;
+    let at = 1 + at_bit;
+    let range = ((1u32 << (end_bit & 31)) - 1) & (u32::MAX << at_bit);
+    let others = masks.part & !masks.digits & range;
+    let dot_bit = others.trailing_zeros() as usize; // 32 without one
+    let dot = 1 + dot_bit;
+    let int_digits = dot_bit.wrapping_sub(at_bit);
+    let fraction = end_bit.wrapping_sub(dot_bit + 1);
+    let shape = end < 32
+        && others == 1 << (dot_bit & 31)
+        && after[dot & 31] == b'.'
+        && (1..=7).contains(&int_digits)
+        && (1..=15).contains(&fraction)
+        && int_digits + fraction <= 19
+        && !(after[at] == b'0' && int_digits > 1)
+        && !matches!(after[end & 31], b'e' | b'E');
+    if !shape {
+        return None;
+    }
+    // A lone integer digit (`0.5`, most fractions) needs no word's conversion.
+    let int = if int_digits == 1 {
+        (after[at] - b'0') as u64
+    } else {
+        // Offsets at most 3 here, bounded so the read is seen to fit.
+        let at = at & 7;
+        let bytes: [u8; 8] = after[at..at + 8].try_into().expect("8 bytes");
+        digits_value(u64::from_le_bytes(bytes), int_digits)
+    };
+    // The sixteen bytes that end with the fraction's last digit (the comma is at 16).
+    let tail: &[u8; 16] = window[end & 31..(end & 31) + 16]
+        .try_into()
+        .expect("16 bytes");
+    let mantissa = int * POW10_16[fraction & 15] + last_digits(tail, fraction & 15);
+    let value = decimal_to_f64(mantissa, -(fraction as i64), negative)?;
+    Some((value, end))
+}
+
+/// Exact powers of ten as integers, 10^0 to 10^15.
+const POW10_16: [u64; 16] = {
+    let mut table = [1u64; 16];
+    let mut k = 1;
+    while k < 16 {
+        table[k] = table[k - 1] * 10;
+        k += 1;
+    }
+    table
+};
+
+/// The value of the last `count` (0 to 15) bytes of sixteen ASCII digits' bytes, the first
+/// most significant: sixteen at once (SSE2), whatever the count, where a word per eight
+/// digits was shifted into place and converted.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn last_digits(bytes: &[u8; 16], count: usize) -> u64 {
+    use std::arch::x86_64::*;
+    /// Per count, the last `count` bytes of sixteen set.
+    static KEEP: [[u8; 16]; 16] = {
+        let mut table = [[0u8; 16]; 16];
+        let mut count = 0;
+        while count < 16 {
+            let mut lane = 16 - count;
+            while lane < 16 {
+                table[count][lane] = 0xff;
+                lane += 1;
+            }
+            count += 1;
+        }
+        table
+    };
+    // SAFETY: SSE2 is in the x86_64 baseline; the unaligned loads read the 16 bytes and the
+    // table's row.
+    unsafe {
+        let digits = _mm_and_si128(
+            _mm_sub_epi8(
+                _mm_loadu_si128(bytes.as_ptr().cast()),
+                _mm_set1_epi8(b'0' as i8),
+            ),
+            _mm_loadu_si128(KEEP[count].as_ptr().cast()),
+        );
+        // Sixteen digits (bytes), then eight two-digit values, four of four digits, two of
+        // eight (words and doublewords, `pmaddwd` pairing each even lane times 10^k with
+        // the odd one after it).
+        let zero = _mm_setzero_si128();
+        let pair = _mm_set1_epi32(1 << 16 | 10);
+        let twos = _mm_packs_epi32(
+            _mm_madd_epi16(_mm_unpacklo_epi8(digits, zero), pair),
+            _mm_madd_epi16(_mm_unpackhi_epi8(digits, zero), pair),
+        );
+        let fours = _mm_madd_epi16(twos, _mm_set1_epi32(1 << 16 | 100));
+        let eights = _mm_madd_epi16(
+            _mm_packs_epi32(fours, fours),
+            _mm_set1_epi32(1 << 16 | 10_000),
+        );
+        let both = _mm_cvtsi128_si64(eights) as u64;
+        (both & 0xffff_ffff) * 100_000_000 + (both >> 32)
+    }
+}
+
+/// The value of the last `count` (0 to 15) bytes of sixteen ASCII digits' bytes, the first
+/// most significant.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn last_digits(bytes: &[u8; 16], count: usize) -> u64 {
+    bytes[16 - count..]
+        .iter()
+        .fold(0, |value, &b| value * 10 + (b - b'0') as u64)
+}
+
+/// Per byte of sixteen (the first byte lowest), one bit in each mask: ASCII digits, and the
+/// bytes from `-` to `9` (digits, `.`, `-` and `/`).
+struct NumberMasks {
+    digits: u32,
+    part: u32,
+}
+
+impl NumberMasks {
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn of(bytes: &[u8; 16]) -> Self {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is in the x86_64 baseline; the unaligned load reads the 16 bytes.
+        unsafe {
+            let bytes = _mm_loadu_si128(bytes.as_ptr().cast());
+            // A range of bytes moved to the lowest signed bytes: one comparison.
+            let mask = |first: u8, len: i8| {
+                let moved = _mm_add_epi8(bytes, _mm_set1_epi8((0x80 - first) as i8));
+                _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-128 + len))) as u32
+            };
+            NumberMasks {
+                digits: mask(b'0', 10),
+                part: mask(b'-', 13),
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn of(bytes: &[u8; 16]) -> Self {
+        let bits = |f: fn(u8) -> bool| {
+            bytes
+                .iter()
+                .enumerate()
+                .fold(0, |bits, (i, &b)| bits | (f(b) as u32) << i)
+        };
+        NumberMasks {
+            digits: bits(|b| b.is_ascii_digit()),
+            part: bits(|b| (b'-'..=b'9').contains(&b)),
+        }
+    }
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -684,6 +864,38 @@ impl<'a> Scanner<'a> {
         Some(self.number())
     }
 
+    /// In an array, after an element (the scanner on what follows it): the floats packed
+    /// after it, each a comma, one space or none, and a float of `short_number`'s shape with a
+    /// fraction (an optional minus, one to seven integer digits, a dot, one to fifteen
+    /// fraction digits, no exponent), each value given to `each` in order. Stops, the scanner
+    /// on the comma before it, at anything else (an integer, an exponent, other whitespace,
+    /// the array's end, the first 16 and the last 33 bytes of the input), which the general
+    /// reading takes; or at `each`'s error (the scanner then anywhere).
+    ///
+    /// One number's end is where the next one starts, so that end is found in one short
+    /// chain: the bytes after the comma compared sixteen at once, the first byte that is no
+    /// part of a number found by its bit. The shape's checks and the value hang off that chain
+    /// (the CPU runs them beside the next numbers), and the position stays in a register
+    /// (a scanner's position lives in memory across the builder's calls).
+    #[inline(always)]
+    pub fn float_run<E>(&mut self, mut each: impl FnMut(f64) -> Result<(), E>) -> Result<(), E> {
+        let data = self.data;
+        let mut pos = self.pos;
+        while let Some(window) = data.get(pos.wrapping_sub(16)..pos + 33) {
+            let window: &[u8; 49] = window.try_into().expect("49 bytes");
+            let Some((value, end)) = packed_float(window) else {
+                break;
+            };
+            pos += end;
+            if let Err(error) = each(value) {
+                self.pos = pos;
+                return Err(error);
+            }
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// `number`'s common case, from a window of the 40 bytes from `start`: an optional minus,
     /// one to seven integer digits, and a fraction of one to fifteen digits or none, without
     /// an exponent (`0.696468466152`, `-65.613616999999977`, `255`). The integer digits are
@@ -1002,6 +1214,147 @@ mod tests {
             assert!(scanner.packed_number().is_none());
             assert_eq!(scanner.pos, 1);
         }
+    }
+
+    /// Whether `text` has the shape `float_run` is meant to take: an optional minus, one to
+    /// seven integer digits without a leading zero before another, a dot, one to fifteen
+    /// fraction digits, nineteen digits at most.
+    fn run_shape(text: &str) -> bool {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let Some((int, fraction)) = digits.split_once('.') else {
+            return false;
+        };
+        let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        all_digits(int)
+            && all_digits(fraction)
+            && (1..=7).contains(&int.len())
+            && (1..=15).contains(&fraction.len())
+            && int.len() + fraction.len() <= 19
+            && !(int.starts_with('0') && int.len() > 1)
+    }
+
+    #[test]
+    fn float_runs_are_read_as_packed_numbers_read_them() {
+        // One element after "7": each separator (a comma, one space, more or other whitespace
+        // after it, a space before it), each number text, each tail, at distances from the
+        // input's end around the 33 bytes from the comma that the run reads. What the run takes is what `packed_number` takes (value, bits and the
+        // scanner after it); what it declines leaves the scanner on the comma; and it takes
+        // every text of its shape that the window holds.
+        let texts = number_texts();
+        let seconds = texts
+            .iter()
+            .map(String::as_str)
+            .chain(["1.5e5", "1.5.5", "1.-5"]);
+        let mut taken_count = 0;
+        for second in seconds {
+            for separator in [",", ", ", ",  ", ",\n", ",\t", " ,"] {
+                for tail in TAILS.iter().copied().chain([&b"e"[..], b"E", b"-", b"0"]) {
+                    for padding in [0, 8, 16, 24, 31, 32, 33, 48] {
+                        // Sixteen bytes before the element: the run reads from 16 before
+                        // the comma.
+                        let mut input = format!("{:16}7{separator}{second}", "").into_bytes();
+                        input.extend_from_slice(tail);
+                        input.extend(std::iter::repeat_n(b' ', padding));
+                        let mut run = Scanner::new(&input);
+                        run.pos = 16;
+                        assert!(run.number().is_ok());
+                        let mut got = Vec::new();
+                        let read = run.float_run(|value| {
+                            got.push(value);
+                            Ok::<(), ()>(())
+                        });
+                        assert_eq!(read, Ok(()));
+                        let label = String::from_utf8_lossy(&input).into_owned();
+                        match got[..] {
+                            [] => assert_eq!(run.pos, 17, "{label:?}"),
+                            [value] => {
+                                let mut packed = Scanner::new(&input);
+                                packed.pos = 16;
+                                assert!(packed.number().is_ok());
+                                let want = packed.packed_number().map(|n| (n, packed.pos));
+                                let Some((Ok(Number::Float(_, Some(exact))), pos)) = want else {
+                                    panic!("{label:?}: {want:?}");
+                                };
+                                assert_eq!(value.to_bits(), exact.to_bits(), "{label:?}");
+                                assert_eq!(run.pos, pos, "{label:?}");
+                            }
+                            _ => panic!("{label:?}: {got:?}"),
+                        }
+                        let fits = input.len() >= 17 + 33;
+                        let taken = fits
+                            && matches!(separator, "," | ", ")
+                            && run_shape(second)
+                            && !matches!(tail, b"e" | b"E" | b"." | b"-" | b"0" | b"/" | b":")
+                            && !(tail == b"." || second.ends_with('.'));
+                        if taken {
+                            assert_eq!(got.len(), 1, "{label:?}");
+                            taken_count += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(taken_count > 10_000, "{taken_count}");
+    }
+
+    #[test]
+    fn float_runs_stop_where_their_shape_stops() {
+        let input = b"[0.5,-1.25, 3.0,0.696468466152,1234567.123456789012,2,4.5,6.5 ,7.5]";
+        let mut padded = vec![b' '; 16];
+        padded.extend_from_slice(input);
+        padded.extend([b' '; 40]);
+        let mut scanner = Scanner::new(&padded);
+        scanner.pos = 16;
+        assert_eq!(scanner.array_first(), Ok(true));
+        assert!(scanner.number().is_ok());
+        let mut got = Vec::new();
+        let mut read = |scanner: &mut Scanner| {
+            scanner
+                .float_run(|value| {
+                    got.push(value);
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
+        };
+        read(&mut scanner);
+        // Stops on the comma before the integer.
+        assert_eq!(&padded[scanner.pos..scanner.pos + 3], b",2,");
+        let number = scanner.packed_number().expect("a number").expect("read");
+        assert_eq!(number, Number::Int(2, "2"));
+        read(&mut scanner);
+        // Stops on the space before the last comma.
+        assert_eq!(&padded[scanner.pos..scanner.pos + 2], b" ,");
+        assert_eq!(
+            got,
+            [-1.25, 3.0, 0.696468466152, 1234567.123456789, 4.5, 6.5]
+        );
+        // An error of `each` stops the run and is given back.
+        let mut scanner = Scanner::new(&padded);
+        scanner.pos = 16;
+        assert_eq!(scanner.array_first(), Ok(true));
+        assert!(scanner.number().is_ok());
+        let mut calls = 0;
+        let read = scanner.float_run(|_| {
+            calls += 1;
+            if calls == 2 {
+                Err("stop")
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!((read, calls), (Err("stop"), 2));
+        // Without 33 bytes from the comma, or 16 before it, nothing is read.
+        let mut scanner = Scanner::new(b"7,0.5,0.25]");
+        assert!(scanner.number().is_ok());
+        assert_eq!(scanner.float_run(|_| Err(())), Ok(()));
+        assert_eq!(scanner.pos, 1);
+        let mut early = b"[0.5,0.25".to_vec();
+        early.extend([b' '; 40]);
+        let mut scanner = Scanner::new(&early);
+        assert_eq!(scanner.array_first(), Ok(true));
+        assert!(scanner.number().is_ok());
+        assert_eq!(scanner.float_run(|_| Err(())), Ok(()));
+        assert_eq!(scanner.pos, 4);
     }
 
     /// A byte at a time: the run's end and whether it held a non-ASCII byte.

@@ -453,8 +453,20 @@ impl<'py> Loader<'py, '_> {
             self.items.push(item);
             // Numbers packed one after another: no whitespace or separator to dispatch on.
             if matches!(next, b'-' | b'0'..=b'9') {
-                while let Some(number) = scanner.packed_number() {
-                    let item = self.number(number?)?;
+                // Runs of floats in one tight loop, entered after a float (or the first
+                // number), so that arrays of integers never try it.
+                let mut floats = self.hooks.parse_float.is_none();
+                loop {
+                    if floats {
+                        self.float_run(scanner)?;
+                    }
+                    let Some(number) = scanner.packed_number() else {
+                        break;
+                    };
+                    let number = number?;
+                    floats =
+                        matches!(number, Number::Float(..)) && self.hooks.parse_float.is_none();
+                    let item = self.number(number)?;
                     self.items.push(item);
                 }
             }
@@ -470,6 +482,19 @@ impl<'py> Loader<'py, '_> {
                 _ => return Err(Stop::BAIL),
             }
         }
+    }
+
+    /// The floats `Scanner::float_run` reads, made and pushed onto `items` (no `parse_float`
+    /// hook: the caller checks).
+    #[inline(always)]
+    fn float_run(&mut self, scanner: &mut Scanner) -> Result<(), Stop> {
+        let items = &mut *self.items;
+        scanner.float_run(|value| {
+            // SAFETY: returns a new reference or NULL.
+            let item = checked(unsafe { ffi::PyFloat_FromDouble(value) })?;
+            items.push(item);
+            Ok(())
+        })
     }
 
     #[inline(always)]
