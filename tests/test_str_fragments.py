@@ -29,6 +29,9 @@ TEXTS = {
     "long ucs-4 string": '["' + "\U0001f680 rocket " * 40 + '"]',
     "long latin-1 string": '["' + "\u00e9" * 300 + '"]',
     "escapes beside wide text": '["\\u00e9\u00e9\\ud83d\\ude00\U0001f600\\n\u6771"]',
+    # A growing str made ASCII while every byte so far is (builder.rs, `grow`), then wider.
+    "ascii growing wider": '{"a": "plain text\u00e9 then \\u00e9\\n \u6771 and \U0001f600 ok", '
+    '"b": "x"}',
 }
 
 INVALID = {
@@ -65,14 +68,19 @@ def test_str_fragments_of_every_kind_read_as_json_loads(backend: str, name: str,
 
 
 @pytest.mark.parametrize("name", list(TEXTS))
-def test_both_backends_show_the_same_value_after_every_fragment(name: str) -> None:
-    """Fragment by fragment (three characters each), the native value is the twin's."""
+@pytest.mark.parametrize("size", [1, 3])
+def test_both_backends_show_the_same_value_after_every_fragment(name: str, size: int) -> None:
+    """Fragment by fragment, the native value is the twin's, and a string shown is a str
+    whose own characters are right (`ascii()` reads them; `==` alone would pass a str
+    mislabelled as ASCII whose bytes are wider)."""
     text = TEXTS[name]
     skip_unless_native()  # a pure build (PyPy) has no native backend to compare
     native, twin = Parser(backend="native"), Parser(backend="python")
-    for start in range(0, len(text), 3):
-        piece = text[start : start + 3]
-        assert native.feed(piece) == twin.feed(piece)
+    for start in range(0, len(text), size):
+        piece = text[start : start + size]
+        shown, expected = native.feed(piece), twin.feed(piece)
+        assert shown == expected
+        assert ascii(shown) == ascii(expected)
 
 
 def test_a_str_subclass_fragment_reads_as_its_text(backend: str) -> None:

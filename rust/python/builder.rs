@@ -16,7 +16,7 @@ use pyo3::{PyTraverseError, PyVisit};
 
 use super::changes::{empty, New, Op, Recorder, Slot};
 use super::keys::KeyCache;
-use super::strings::utf8_string;
+use super::strings::{ascii_string, utf8_string};
 use crate::core::{Atom, Sink, Stop, Str};
 
 /// A growing string up to this many bytes is made anew at each fragment rather than
@@ -253,6 +253,14 @@ impl<'py> PySink<'_, 'py> {
         check(self.py, status, self.b)
     }
 
+    /// The str of ASCII `bytes`.
+    fn ascii_object(&mut self, bytes: &[u8]) -> Result<Bound<'py, PyAny>, Stop> {
+        // SAFETY: the interpreter is held and the bytes are ASCII (the caller checked); a new
+        // reference, or NULL with an exception set, which `from_owned_ptr_or_err` raises.
+        unsafe { Bound::from_owned_ptr_or_err(self.py, ascii_string(bytes)) }
+            .map_err(|e| self.stop(e))
+    }
+
     fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
         // SAFETY: the interpreter is held; a new reference, or NULL with an exception set
         // (bytes that are not WTF-8: never from the core), which `from_owned_ptr_or_err`
@@ -293,10 +301,23 @@ impl<'py> PySink<'_, 'py> {
     ) -> Result<Bound<'py, PyAny>, Stop> {
         if text.bytes.len() <= REBUILT_STRING_MAX {
             // short: one new string and one store cost less than the fragment's own string,
-            // two stores and the resize (most strings models write are short: names, enums);
+            // two stores and the resize (most strings models write are short: names, enums).
+            // An ASCII str grown by ASCII bytes is ASCII: made without `utf8_string`'s pass
+            // over every byte for the widest character.
+            // SAFETY: `previous` is a str (the open string's, made by this sink).
+            let ascii = unsafe { ffi::PyUnicode_IS_ASCII(previous.as_ptr()) } != 0
+                && text.bytes[len..].is_ascii();
+            debug_assert!(
+                !ascii || text.bytes.is_ascii(),
+                "the str shown was the text's start"
+            );
             // let go of as a `Bound`, which needs no check that the interpreter is held
             drop(previous.into_bound(self.py));
-            let object = self.string_object(text)?;
+            let object = if ascii {
+                self.ascii_object(text.bytes)?
+            } else {
+                self.string_object(text)?
+            };
             self.replace(object.clone())?;
             return Ok(object);
         }
