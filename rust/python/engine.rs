@@ -196,6 +196,7 @@ impl EngineState {
     }
 
     /// `feed`, for `EngineFront.feed` too (front.rs), which calls it without a Python call.
+    #[inline(always)]
     pub(super) fn feed_value(
         &mut self,
         py: Python<'_>,
