@@ -387,12 +387,19 @@ def test_item7_preview_web_exits_130_on_ctrl_c() -> None:
     `interrupted` message and exit status 130."""
     import signal
 
+    def interruptible() -> None:
+        # A suite started in the background without job control starts with SIGINT ignored,
+        # and a child inherits that (Python then installs no KeyboardInterrupt handler): the
+        # command is tested as a terminal starts it, with SIGINT's default.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     path = corpus_dir("streams") / "anthropic_text-then-tool-use.sse"
     process = subprocess.Popen(
         [sys.executable, "-m", "jsondrip", "preview", "--web", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert "(Ctrl-C to stop)" in process.stdout.readline()
