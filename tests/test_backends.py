@@ -502,6 +502,11 @@ def test_parser_base_feed_from_a_finalizer_inside_its_own_feed(
     reference to the old engine: the feed ends on it, the next one reads the new engine."""
     from jsondrip._engine import make_engine
 
+    if not hasattr(sys, "getrefcount"):
+        pytest.skip(
+            "no reference counts on this interpreter (PyPy): a finalizer runs at a collection,"
+            " not when a feed lets go of the last reference"
+        )
     base = getattr(jsondrip._engine, base_name)
     front = type("Front", (base,), {"__slots__": ()})()
     front._engine = make_engine(backend)
