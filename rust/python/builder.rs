@@ -302,15 +302,9 @@ impl<'py> PySink<'_, 'py> {
         if text.bytes.len() <= REBUILT_STRING_MAX {
             // short: one new string and one store cost less than the fragment's own string,
             // two stores and the resize (most strings models write are short: names, enums).
-            // An ASCII str grown by ASCII bytes is ASCII: made without `utf8_string`'s pass
-            // over every byte for the widest character.
-            // SAFETY: `previous` is a str (the open string's, made by this sink).
-            let ascii = unsafe { ffi::PyUnicode_IS_ASCII(previous.as_ptr()) } != 0
-                && text.bytes[len..].is_ascii();
-            debug_assert!(
-                !ascii || text.bytes.is_ascii(),
-                "the str shown was the text's start"
-            );
+            // An ASCII text (a word-at-a-time check of at most 128 bytes) is made as ASCII at
+            // once, without `utf8_string`'s pass over every byte for the widest character.
+            let ascii = text.bytes.is_ascii();
             // let go of as a `Bound`, which needs no check that the interpreter is held
             drop(previous.into_bound(self.py));
             let object = if ascii {
