@@ -16,7 +16,7 @@ use pyo3::{PyTraverseError, PyVisit};
 
 use super::changes::{empty, New, Op, Recorder, Slot};
 use super::keys::KeyCache;
-use super::strings::{ascii_string, utf8_string};
+use super::strings::{grown_string, utf8_string};
 use crate::core::{Atom, Sink, Stop, Str};
 
 /// A growing string up to this many bytes is made anew at each fragment rather than
@@ -253,14 +253,6 @@ impl<'py> PySink<'_, 'py> {
         check(self.py, status, self.b)
     }
 
-    /// The str of ASCII `bytes`.
-    fn ascii_object(&mut self, bytes: &[u8]) -> Result<Bound<'py, PyAny>, Stop> {
-        // SAFETY: the interpreter is held and the bytes are ASCII (the caller checked); a new
-        // reference, or NULL with an exception set, which `from_owned_ptr_or_err` raises.
-        unsafe { Bound::from_owned_ptr_or_err(self.py, ascii_string(bytes)) }
-            .map_err(|e| self.stop(e))
-    }
-
     fn string_object(&mut self, text: Str) -> Result<Bound<'py, PyAny>, Stop> {
         // SAFETY: the interpreter is held; a new reference, or NULL with an exception set
         // (bytes that are not WTF-8: never from the core), which `from_owned_ptr_or_err`
@@ -302,16 +294,16 @@ impl<'py> PySink<'_, 'py> {
         if text.bytes.len() <= REBUILT_STRING_MAX {
             // short: one new string and one store cost less than the fragment's own string,
             // two stores and the resize (most strings models write are short: names, enums).
-            // An ASCII text (a word-at-a-time check of at most 128 bytes) is made as ASCII at
-            // once, without `utf8_string`'s pass over every byte for the widest character.
-            let ascii = text.bytes.is_ascii();
+            // The new string copies the shown one's characters and decodes only the new bytes.
             // let go of as a `Bound`, which needs no check that the interpreter is held
-            drop(previous.into_bound(self.py));
-            let object = if ascii {
-                self.ascii_object(text.bytes)?
-            } else {
-                self.string_object(text)?
-            };
+            let previous = previous.into_bound(self.py);
+            // SAFETY: the interpreter is held; `previous` is the str of `text.bytes[..len]`
+            // this module made (the slot's string, `open_string`), `len` a character boundary.
+            let object = unsafe { grown_string(previous.as_ptr(), text.bytes, len) };
+            drop(previous);
+            // SAFETY: a new reference, or NULL with an exception set.
+            let object = unsafe { Bound::from_owned_ptr_or_err(self.py, object) }
+                .map_err(|e| self.stop(e))?;
             self.replace(object.clone())?;
             return Ok(object);
         }

@@ -33,27 +33,7 @@ pub unsafe fn ascii_string(bytes: &[u8]) -> *mut ffi::PyObject {
 /// The interpreter must be held.
 #[inline(never)]
 pub unsafe fn utf8_string(bytes: &[u8]) -> *mut ffi::PyObject {
-    // Every byte but a continuation byte starts a character; the highest lead byte tells the
-    // widest character: below 0xc4 all are Latin-1, below 0xf0 all are in the BMP. (Bytes
-    // that are not UTF-8 are refused by the decoding below, whatever they count.)
-    let mut continuations = 0;
-    let mut top = 0;
-    // In runs whose count fits a byte, so that the loop is vectorized.
-    for run in bytes.chunks(255) {
-        let mut count = 0u8;
-        for &b in run {
-            count += u8::from((b as i8) < -0x40);
-            top = top.max(b);
-        }
-        continuations += usize::from(count);
-    }
-    let chars = bytes.len() - continuations;
-    let widest: u32 = match top {
-        0..=0x7f => 0x7f,
-        0x80..=0xc3 => 0xff,
-        0xc4..=0xef => 0xffff,
-        _ => 0x10ffff,
-    };
+    let (chars, widest) = measure(bytes);
     // SAFETY: the interpreter is held; PyUnicode_New gives a str of `chars` characters of the
     // kind that holds `widest`, which valid `bytes` reach (so the str is in canonical form);
     // `decode` writes at most `chars` units of that kind, and all of them when it succeeds.
@@ -83,6 +63,103 @@ pub unsafe fn utf8_string(bytes: &[u8]) -> *mut ffi::PyObject {
             bytes.len() as ffi::Py_ssize_t,
             c"surrogatepass".as_ptr(),
         )
+    }
+}
+
+/// The characters of UTF-8 `bytes` and the widest one's class: 0x7f (ASCII), 0xff (Latin-1),
+/// 0xffff (the BMP) or 0x10ffff, the `maxchar` PyUnicode_New takes for that kind.
+#[inline(always)]
+fn measure(bytes: &[u8]) -> (usize, u32) {
+    // Every byte but a continuation byte starts a character; the highest lead byte tells the
+    // widest character: below 0xc4 all are Latin-1, below 0xf0 all are in the BMP. (Bytes
+    // that are not UTF-8 are refused by the decoding, whatever they count.)
+    let mut continuations = 0;
+    let mut top = 0;
+    // In runs whose count fits a byte, so that the loop is vectorized.
+    for run in bytes.chunks(255) {
+        let mut count = 0u8;
+        for &b in run {
+            count += u8::from((b as i8) < -0x40);
+            top = top.max(b);
+        }
+        continuations += usize::from(count);
+    }
+    let widest = match top {
+        0..=0x7f => 0x7f,
+        0x80..=0xc3 => 0xff,
+        0xc4..=0xef => 0xffff,
+        _ => 0x10ffff,
+    };
+    (bytes.len() - continuations, widest)
+}
+
+/// A new str of the UTF-8 `text`, made from `shown`, a str of its first `shown_len` bytes
+/// (made by this module: compact, canonical), and the bytes after them: `shown`'s units are
+/// copied as they are and only the new bytes decoded. A growing string, rebuilt for every
+/// fragment, then costs the fragment's bytes and a copy, not a decoding of all its text.
+/// When the new bytes need a wider kind than `shown`'s (at most twice in a string's life),
+/// or are not UTF-8, it is `utf8_string(text)`. NULL with an exception set on failure.
+///
+/// # Safety
+/// The interpreter must be held; `shown` must be a live str of exactly `text[..shown_len]`
+/// decoded, and `shown_len` a character boundary of `text`.
+pub unsafe fn grown_string(
+    shown: *mut ffi::PyObject,
+    text: &[u8],
+    shown_len: usize,
+) -> *mut ffi::PyObject {
+    let delta = &text[shown_len..];
+    let (delta_chars, delta_widest) = measure(delta);
+    // SAFETY: (all of this block) `shown` is a live, ready str; its length, kind and data
+    // describe its units. An ASCII str has as many characters as UTF-8 bytes, and a Latin-1
+    // one that is not ASCII has fewer: the kind and the two lengths tell the widest class of
+    // a canonical str without its `ascii` bit (which pyo3-ffi does not read on 3.14).
+    unsafe {
+        let shown_chars = ffi::PyUnicode_GET_LENGTH(shown) as usize;
+        let kind = ffi::PyUnicode_KIND(shown);
+        let shown_widest: u32 = match kind {
+            ffi::PyUnicode_1BYTE_KIND if shown_chars == shown_len => 0x7f,
+            ffi::PyUnicode_1BYTE_KIND => 0xff,
+            ffi::PyUnicode_2BYTE_KIND => 0xffff,
+            _ => 0x10ffff,
+        };
+        let widest = shown_widest.max(delta_widest);
+        let unit = match widest {
+            0x7f | 0xff => 1,
+            0xffff => 2,
+            _ => 4,
+        };
+        if unit != kind as usize {
+            return utf8_string(text);
+        }
+        let chars = shown_chars + delta_chars;
+        let string = ffi::PyUnicode_New(chars as ffi::Py_ssize_t, widest as ffi::Py_UCS4);
+        if string.is_null() {
+            return string;
+        }
+        // The new str has `shown`'s kind (checked above): its first `shown_chars` units are
+        // `shown`'s, and `decode` writes the rest, at most `delta_chars` of them.
+        let data = ffi::PyUnicode_DATA(string);
+        let from = ffi::PyUnicode_DATA(shown);
+        std::ptr::copy_nonoverlapping(from.cast::<u8>(), data.cast::<u8>(), shown_chars * unit);
+        let decoded = match widest {
+            0x7f => {
+                std::ptr::copy_nonoverlapping(
+                    delta.as_ptr(),
+                    data.cast::<u8>().add(shown_chars),
+                    delta_chars,
+                );
+                true
+            }
+            0xff => decode(delta, data.cast::<u8>().add(shown_chars), delta_chars),
+            0xffff => decode(delta, data.cast::<u16>().add(shown_chars), delta_chars),
+            _ => decode(delta, data.cast::<u32>().add(shown_chars), delta_chars),
+        };
+        if decoded {
+            return string;
+        }
+        ffi::Py_DECREF(string);
+        utf8_string(text)
     }
 }
 
