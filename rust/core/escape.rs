@@ -94,6 +94,11 @@ pub fn push_wtf8(out: &mut Vec<u8>, code: u32) {
 
 /// Appends a key as a JSON Pointer reference token (RFC 6901): `~` as `~0`, `/` as `~1`.
 pub fn push_pointer_token(out: &mut Vec<u8>, key: &[u8]) {
+    // Most keys need no escape: one copy, not a push (and its capacity check) per byte.
+    if !key.iter().any(|&b| b == b'~' || b == b'/') {
+        out.extend_from_slice(key);
+        return;
+    }
     for &b in key {
         match b {
             b'~' => out.extend_from_slice(b"~0"),
