@@ -64,6 +64,29 @@ def loaded(text: str) -> tuple[object, ...]:
         return ("error", *error_tuple(error))
 
 
+def strings_in(value: object) -> list[str]:
+    """Every str in a value: its keys and its strings."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [*value, *(s for item in value.values() for s in strings_in(item))]
+    if isinstance(value, list):
+        return [s for item in value for s in strings_in(item)]
+    return []
+
+
+def canonical(string: str) -> bool:
+    """Whether a str is stored as CPython stores that text when it makes it: the narrowest
+    kind, marked ASCII exactly when it is (`isascii` reads the mark), and nothing beside its
+    characters. The size is compared with a fresh str of two of its widest character (a str of
+    one character may be a shared one, which a UTF-8 form cached on it makes larger)."""
+    widest = max(map(ord, string), default=0)
+    width = 1 if widest < 0x100 else 2 if widest < 0x10000 else 4
+    like = chr(widest) * 2
+    size = sys.getsizeof(like) + (len(string) - 2) * width
+    return string.isascii() == like.isascii() and sys.getsizeof(string) == size
+
+
 @pytest.mark.parametrize("name", list(TEXTS) + list(INVALID))
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 7, 64, 100_000])
 def test_str_fragments_of_every_kind_read_as_json_loads(backend: str, name: str, size: int) -> None:
@@ -88,24 +111,70 @@ def test_both_backends_show_the_same_value_after_every_fragment(name: str, size:
         assert all(map(canonical, strings_in(shown)))
 
 
-def strings_in(value: object) -> list[str]:
-    """Every str in a value: its keys and its strings."""
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [*value, *(s for item in value.values() for s in strings_in(item))]
-    if isinstance(value, list):
-        return [s for item in value for s in strings_in(item)]
-    return []
+def test_a_str_subclass_fragment_reads_as_its_text(backend: str) -> None:
+    class Text(str):
+        pass
+
+    parser = Parser(backend=backend)
+    parser.feed(Text('{"\u6771": "\U0001f600'))
+    parser.feed(Text('\ud800"}'))
+    assert parser.close() == {"\u6771": "\U0001f600\ud800"}
 
 
-def canonical(string: str) -> bool:
-    """Whether a str is stored as CPython stores that text when it makes it: the narrowest
-    kind, marked ASCII exactly when it is (`isascii` reads the mark), and nothing beside its
-    characters. The size is compared with a fresh str of two of its widest character (a str of
-    one character may be a shared one, which a UTF-8 form cached on it makes larger)."""
-    widest = max(map(ord, string), default=0)
-    width = 1 if widest < 0x100 else 2 if widest < 0x10000 else 4
-    like = chr(widest) * 2
-    size = sys.getsizeof(like) + (len(string) - 2) * width
-    return string.isascii() == like.isascii() and sys.getsizeof(string) == size
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="sys.getsizeof: CPython")
+def test_a_fragment_is_left_as_it_came() -> None:
+    """The native engine does not ask CPython for a fragment's UTF-8, which CPython would
+    keep on the fragment (memory held as long as the caller holds the fragment)."""
+    pieces = ['{"\u00e9', '\u6771": "', "\U0001f600 ", 'x"}']
+    skip_unless_native()  # on a pure build the twin reads fragments in Python
+    sizes = [sys.getsizeof(piece) for piece in pieces]
+    parser = Parser(backend="native")
+    for piece in pieces:
+        parser.feed(piece)
+    assert parser.close() == {"\u00e9\u6771": "\U0001f600 x"}
+    assert [sys.getsizeof(piece) for piece in pieces] == sizes
+
+
+@pytest.mark.parametrize("wide", ["\u00e9", "\u6771", "\U0001f680", "\ud800"])
+def test_fragments_around_the_stack_buffer_read_only_what_they_encode(
+    backend: str, wide: str
+) -> None:
+    """A non-ASCII fragment is encoded into a buffer sized for its widest case (256 bytes on
+    the stack, or one of its own past that), not zeroed first: mostly ASCII, it fills only
+    the start of it. Fragments of every length around that size, one wide character among
+    ASCII, and each read after a longer one, show exactly their text."""
+    parser = Parser(backend=backend)
+    parser.feed('{"k": [')
+    expected: list[str] = []
+    for length in [*range(1, 40), *range(60, 140), *range(250, 262), 300, 1100]:
+        piece = (wide + "ab" * length)[:length]
+        parser.feed('"')
+        value = parser.feed(piece)
+        assert value == {"k": [*expected, piece]}
+        parser.feed('", ')
+        expected.append(piece)
+    parser.feed('"end"]}')
+    assert parser.close() == {"k": [*expected, "end"]}
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 40])
+def test_an_error_at_a_fragments_start_shows_the_fragment_before_it(
+    backend: str, size: int
+) -> None:
+    """The last fragment is kept for an error's `doc` (a short one copied into a buffer a
+    longer one may have filled before): an error on the first character of the next
+    fragment shows all of that fragment, and nothing older."""
+    before = ("\u00e9\u6771\U0001f680" + "1" * 40)[:size]
+    parser = Parser(backend=backend)
+    parser.feed('["' + "long text " * 20)
+    parser.feed('", "' + before)
+    parser.feed('", ')
+    with pytest.raises(json.JSONDecodeError) as raised:
+        parser.feed("x")
+    assert raised.value.doc == '", x'
+    parser = Parser(backend=backend)
+    parser.feed('["' + "long text " * 20 + '", ')
+    parser.feed('"' + before + '", ')
+    with pytest.raises(json.JSONDecodeError) as raised:
+        parser.feed("x")
+    assert raised.value.doc == '"' + before + '", x'
