@@ -111,6 +111,20 @@ def test_both_backends_show_the_same_value_after_every_fragment(name: str, size:
         assert all(map(canonical, strings_in(shown)))
 
 
+@pytest.mark.parametrize("length", range(1, 21))
+def test_a_latin_1_character_anywhere_in_a_short_fragment_is_read(
+    backend: str, length: int
+) -> None:
+    """A Latin-1 fragment is tested for ASCII in two overlapping loads up to 16 bytes
+    (fragment_text.rs): a character above 0x7f at any place of any length is seen."""
+    for at in range(length):
+        piece = "a" * at + "\u00e9" + "a" * (length - at - 1)
+        parser = Parser(backend=backend)
+        parser.feed('["')
+        parser.feed(piece)
+        assert parser.feed('"]') == [piece]
+
+
 def test_a_str_subclass_fragment_reads_as_its_text(backend: str) -> None:
     class Text(str):
         pass

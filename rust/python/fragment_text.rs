@@ -13,6 +13,8 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use super::keys::words;
+
 /// A fragment whose UTF-8 takes up to this many bytes is encoded on the stack; a longer one
 /// into a buffer of its own (its reading costs far more than the allocation).
 const ON_STACK: usize = 256;
@@ -39,7 +41,7 @@ pub fn with_utf8<R>(
         Ok(match ffi::PyUnicode_KIND(string) {
             ffi::PyUnicode_1BYTE_KIND => {
                 let units = std::slice::from_raw_parts(data as *const u8, len);
-                if units.is_ascii() {
+                if is_ascii(units) {
                     read(units, len as u64, false) // ASCII is its own UTF-8
                 } else {
                     encoded(units, read)
@@ -50,6 +52,18 @@ pub fn with_utf8<R>(
             }
             _ => encoded(std::slice::from_raw_parts(data as *const u32, len), read),
         })
+    }
+}
+
+/// Whether Latin-1 `units` are ASCII: a fragment of up to 16 (most of a stream's) in two
+/// overlapping loads that cover every byte, not `is_ascii`'s byte at a time below a word.
+#[inline(always)]
+fn is_ascii(units: &[u8]) -> bool {
+    if units.len() <= 16 {
+        let (head, tail) = words(units);
+        (head | tail) & 0x8080_8080_8080_8080 == 0
+    } else {
+        units.is_ascii()
     }
 }
 

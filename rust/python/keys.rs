@@ -90,9 +90,10 @@ pub struct KeyCache {
 type WideTable = Box<[Option<WideKey>]>;
 
 /// Two words that, with the length, determine a key of up to 16 bytes (and sample a longer
-/// one): overlapping loads of its first and last bytes, without a byte-by-byte loop.
+/// one): overlapping loads of its first and last bytes, without a byte-by-byte loop. Up to 16
+/// bytes, every byte is in one of them (`fragment_text.rs` tests a fragment for ASCII so).
 #[inline]
-fn words(bytes: &[u8]) -> (u64, u64) {
+pub(super) fn words(bytes: &[u8]) -> (u64, u64) {
     let len = bytes.len();
     let load8 = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let load4 =
