@@ -238,9 +238,8 @@ impl KeyCache {
                 // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string`),
                 // kept alive by their slots.
                 if unsafe { holds(string, key, (head, tail)) } {
-                    // SAFETY: the slot keeps its reference; this new one is the caller's.
-                    unsafe { ffi::Py_INCREF(string) };
-                    return string;
+                    // SAFETY: the interpreter is held, as the caller promised.
+                    return unsafe { shared(string) };
                 }
             }
         }
@@ -262,9 +261,8 @@ impl KeyCache {
         if let Some((held, Some(string))) = self.short.get(index) {
             if *held == key {
                 let string = string.as_ptr();
-                // SAFETY: the slot keeps its reference; this new one is the caller's.
-                unsafe { ffi::Py_INCREF(string) };
-                return string;
+                // SAFETY: the interpreter is held, as the caller promised.
+                return unsafe { shared(string) };
             }
         }
         // SAFETY: as the caller promised.
@@ -285,9 +283,8 @@ impl KeyCache {
         if let Some((held, Some(string))) = self.short.get(index ^ 1) {
             if *held == key {
                 let string = string.as_ptr();
-                // SAFETY: the slot keeps its reference; this new one is the caller's.
-                unsafe { ffi::Py_INCREF(string) };
-                return string;
+                // SAFETY: the interpreter is held, as the caller promised.
+                return unsafe { shared(string) };
             }
         }
         if self.short.is_empty() {
@@ -299,13 +296,9 @@ impl KeyCache {
         // SAFETY: as the caller promised (ASCII bytes).
         let string = unsafe { ascii_string(bytes) };
         if !string.is_null() {
-            // SAFETY: a new reference to a str: one for the slot, one for the caller. The
-            // slot's old string, if any, is released by its drop, with the interpreter held.
-            unsafe {
-                ffi::Py_INCREF(string);
-                let kept = Bound::from_owned_ptr(Python::assume_attached(), string);
-                self.short[index] = (key, Some(kept.cast_into_unchecked().unbind()));
-            }
+            // SAFETY: a new str, the interpreter held (the caller's promise, under which the
+            // slot's old string, if any, is released by its drop).
+            self.short[index] = (key, Some(unsafe { kept(string) }));
         }
         string
     }
@@ -344,9 +337,8 @@ impl KeyCache {
                 // SAFETY: the cache holds compact ASCII strs only (made by `ascii_string`),
                 // kept alive by their slots.
                 if unsafe { holds(string, key, (head, tail)) } {
-                    // SAFETY: the slot keeps its reference; this new one is the caller's.
-                    unsafe { ffi::Py_INCREF(string) };
-                    return string;
+                    // SAFETY: the interpreter is held, as the caller promised.
+                    return unsafe { shared(string) };
                 }
             }
             if !self.slots.is_empty() {
@@ -365,17 +357,8 @@ impl KeyCache {
         // SAFETY: as the caller promised (ASCII here).
         let string = unsafe { ascii_string(key) };
         if !string.is_null() {
-            // SAFETY: a new reference to a compact ASCII str: one for the slot, one for the
-            // caller. The slot's old string, if any, is released by its drop, with the
-            // interpreter held.
-            unsafe {
-                ffi::Py_INCREF(string);
-                self.slots[index] = Some(
-                    Bound::from_owned_ptr(Python::assume_attached(), string)
-                        .cast_into_unchecked()
-                        .unbind(),
-                );
-            }
+            // SAFETY: as in `insert_short`.
+            self.slots[index] = Some(unsafe { kept(string) });
         }
         string
     }
@@ -394,9 +377,8 @@ impl KeyCache {
             if let Some((bytes, string)) = &wide[at] {
                 if **bytes == *key {
                     let string = string.as_ptr();
-                    // SAFETY: the slot keeps its reference; this new one is the caller's.
-                    unsafe { ffi::Py_INCREF(string) };
-                    return string;
+                    // SAFETY: the interpreter is held, as the caller promised.
+                    return unsafe { shared(string) };
                 }
             }
         }
@@ -404,15 +386,36 @@ impl KeyCache {
         // SAFETY: the interpreter is held, as the caller promised.
         let string = unsafe { new_string(key, false) };
         if !string.is_null() {
-            // SAFETY: a new reference to a str: one for the slot, one for the caller. The
-            // slot's old string, if any, is released by its drop, with the interpreter held.
-            unsafe {
-                ffi::Py_INCREF(string);
-                let kept = Bound::from_owned_ptr(Python::assume_attached(), string);
-                *slot = Some((key.into(), kept.cast_into_unchecked().unbind()));
-            }
+            // SAFETY: as in `insert_short`.
+            *slot = Some((key.into(), unsafe { kept(string) }));
         }
         string
+    }
+}
+
+/// A new reference to `string`, a slot's str, for the caller (the slot keeps its own).
+///
+/// # Safety
+/// The interpreter must be held by this thread, and `string` must be a slot's.
+#[inline(always)]
+unsafe fn shared(string: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: as the caller promised: a live object, its slot holding it.
+    unsafe { ffi::Py_INCREF(string) };
+    string
+}
+
+/// A slot's own reference to `string`, a new str whose reference stays the caller's.
+///
+/// # Safety
+/// The interpreter must be held by this thread, and `string` must be a live str.
+#[inline(always)]
+unsafe fn kept(string: *mut ffi::PyObject) -> Py<PyString> {
+    // SAFETY: as the caller promised; the new reference is the slot's.
+    unsafe {
+        ffi::Py_INCREF(string);
+        Bound::from_owned_ptr(Python::assume_attached(), string)
+            .cast_into_unchecked()
+            .unbind()
     }
 }
 
