@@ -1,15 +1,17 @@
 """The loop to count under callgrind: `bench_fragment.py`'s fragments, without its timing.
 
     PYTHONHASHSEED=0 valgrind --tool=callgrind --toggle-collect='*feed_entry*' \\
-        python benches/profile_fragment.py [COUNT] [feed|floor]
+        python benches/profile_fragment.py [COUNT] [feed|floor] [SIZE]
 
 A native `Parser`'s engine is first fed the first 100 KB of the records document in one piece
 (through `_engine`, so that no count includes it), then the `Parser` takes `COUNT` (20,000)
-4-character fragments, one `Parser.feed` each (`floor`: one `dict.get` each,
+`SIZE`-character fragments (4), one `Parser.feed` each (`floor`: one `dict.get` each,
 the same loop's floor). Instructions are deterministic where time is not: the callgrind total
 inside `feed_entry` (the front's `feed`, `rust/python/front.rs`) divided by `COUNT` is a
 fragment's cost, and the whole program's total in `feed` mode less that in `floor` mode (no
 `--toggle-collect`) is what a `feed` costs beyond `dict.get`, CPython's call included.
+Counts at two sizes split a fragment's cost into what every call pays and what each
+character adds (docs/bench.md).
 
 The collector is run once before the loop: right after the imports, the first young
 collections sweep the objects the imports made, and a count taken then charged about 110
@@ -27,18 +29,18 @@ import sys
 from jsondrip import Parser
 from jsondrip.bench.workloads import KB, records_text
 
-FRAGMENT = 4
 PREFIX = 100 * KB
 
 
 def main() -> None:
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     mode = sys.argv[2] if len(sys.argv) > 2 else "feed"
-    text = records_text(PREFIX + FRAGMENT * count + 4000)
+    size = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+    text = records_text(PREFIX + size * count + 4000)
     parser = Parser(backend="native")
     parser._engine.feed(text[:PREFIX])
-    end = PREFIX + FRAGMENT * count
-    pieces = [text[at : at + FRAGMENT] for at in range(PREFIX, end, FRAGMENT)]
+    end = PREFIX + size * count
+    pieces = [text[at : at + size] for at in range(PREFIX, end, size)]
     call = parser.feed if mode == "feed" else {"a": 1}.get
     gc.collect()
     for piece in pieces:
