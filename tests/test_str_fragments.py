@@ -36,6 +36,15 @@ TEXTS = {
     # kind, unless they need a wider one (builder.rs `grow`, strings.rs `grown_string`).
     "every widening": '["ab\u00e9cd\u6771ef\U0001f600gh", "\u00e9\U0001f600", "\u6771abc\u00e9",'
     ' "x\u00ffy", "\U0001f600 then ascii", "\u00e9\\u00e9\\u6771\\ud83d\\ude00"]',
+    # ... and past 128 bytes the str shown is resized (`PyUnicode_Append`): wider at the limit.
+    "widening at the rebuild limit": '["'
+    + "a" * 126
+    + "\u00e9\U0001f600"
+    + "b" * 9
+    + '", "'
+    + "\u6771" * 42
+    + "\U0001f600" * 3
+    + '"]',
 }
 
 INVALID = {
