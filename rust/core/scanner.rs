@@ -123,17 +123,16 @@ fn accumulate(data: &[u8], mut i: usize, value: &mut u64) -> usize {
     i
 }
 
-const POW10_U64: [u64; 9] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-];
+/// Exact powers of ten as integers, 10^0 to 10^15.
+const POW10_U64: [u64; 16] = {
+    let mut table = [1u64; 16];
+    let mut k = 1;
+    while k < 16 {
+        table[k] = table[k - 1] * 10;
+        k += 1;
+    }
+    table
+};
 
 /// How many of the eight bytes of `word` (first byte lowest) are ASCII digits before the
 /// first that is not.
@@ -166,31 +165,36 @@ fn digits_value(word: u64, count: usize) -> u64 {
 /// One bit per byte of the sixteen from `window[at]` (`at` at most 9) that is an ASCII
 /// digit, the first byte lowest: where a run of digits stops is the lowest bit of its
 /// complement (16 when all sixteen are digits).
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
-    use std::arch::x86_64::*;
-    let bytes: &[u8; 16] = window[at & 15..(at & 15) + 16]
+    let bytes = window[at & 15..(at & 15) + 16]
         .try_into()
         .expect("16 bytes");
+    range_bits(bytes, b'0', 10)
+}
+
+/// One bit per byte of `bytes` (the first byte lowest) from `first` to `first + len - 1`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn range_bits(bytes: &[u8; 16], first: u8, len: i8) -> u32 {
+    use std::arch::x86_64::*;
     // SAFETY: SSE2 is in the x86_64 baseline; the unaligned load reads the 16 bytes.
     unsafe {
-        // '0'..='9' moved to -128..=-119, the lowest signed bytes: one comparison.
-        let moved = _mm_add_epi8(_mm_loadu_si128(bytes.as_ptr().cast()), _mm_set1_epi8(0x50));
-        _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-118))) as u32
+        // The range moved to the lowest signed bytes: one comparison.
+        let bytes = _mm_loadu_si128(bytes.as_ptr().cast());
+        let moved = _mm_add_epi8(bytes, _mm_set1_epi8((0x80 - first) as i8));
+        _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-128 + len))) as u32
     }
 }
 
-/// One bit per byte of the sixteen from `window[at]` (`at` at most 9) that is an ASCII
-/// digit, the first byte lowest (a loop the compiler turns into vector code).
+/// One bit per byte of `bytes` (the first byte lowest) from `first` to `first + len - 1` (a
+/// loop the compiler turns into vector code).
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn digit_bits(window: &[u8; 40], at: usize) -> u32 {
-    let bytes = &window[at & 15..(at & 15) + 16];
-    bytes
-        .iter()
-        .enumerate()
-        .fold(0, |bits, (i, b)| bits | (b.is_ascii_digit() as u32) << i)
+fn range_bits(bytes: &[u8; 16], first: u8, len: i8) -> u32 {
+    bytes.iter().enumerate().fold(0, |bits, (i, &b)| {
+        bits | ((b.wrapping_sub(first) < len as u8) as u32) << i
+    })
 }
 
 /// `Scanner::float_run`'s number: from a window of the 49 bytes around the comma before it
@@ -254,21 +258,10 @@ fn packed_float(window: &[u8; 49]) -> Option<(f64, usize)> {
     let tail: &[u8; 16] = window[end & 31..(end & 31) + 16]
         .try_into()
         .expect("16 bytes");
-    let mantissa = int * POW10_16[fraction & 15] + last_digits(tail, fraction & 15);
+    let mantissa = int * POW10_U64[fraction & 15] + last_digits(tail, fraction & 15);
     let value = decimal_to_f64(mantissa, -(fraction as i64), negative)?;
     Some((value, end))
 }
-
-/// Exact powers of ten as integers, 10^0 to 10^15.
-const POW10_16: [u64; 16] = {
-    let mut table = [1u64; 16];
-    let mut k = 1;
-    while k < 16 {
-        table[k] = table[k - 1] * 10;
-        k += 1;
-    }
-    table
-};
 
 /// The value of the last `count` (0 to 15) bytes of sixteen ASCII digits' bytes, the first
 /// most significant: sixteen at once (SSE2), whatever the count, where a word per eight
@@ -338,37 +331,11 @@ struct NumberMasks {
 }
 
 impl NumberMasks {
-    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn of(bytes: &[u8; 16]) -> Self {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is in the x86_64 baseline; the unaligned load reads the 16 bytes.
-        unsafe {
-            let bytes = _mm_loadu_si128(bytes.as_ptr().cast());
-            // A range of bytes moved to the lowest signed bytes: one comparison.
-            let mask = |first: u8, len: i8| {
-                let moved = _mm_add_epi8(bytes, _mm_set1_epi8((0x80 - first) as i8));
-                _mm_movemask_epi8(_mm_cmplt_epi8(moved, _mm_set1_epi8(-128 + len))) as u32
-            };
-            NumberMasks {
-                digits: mask(b'0', 10),
-                part: mask(b'-', 13),
-            }
-        }
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    #[inline(always)]
-    fn of(bytes: &[u8; 16]) -> Self {
-        let bits = |f: fn(u8) -> bool| {
-            bytes
-                .iter()
-                .enumerate()
-                .fold(0, |bits, (i, &b)| bits | (f(b) as u32) << i)
-        };
         NumberMasks {
-            digits: bits(|b| b.is_ascii_digit()),
-            part: bits(|b| (b'-'..=b'9').contains(&b)),
+            digits: range_bits(bytes, b'0', 10),
+            part: range_bits(bytes, b'-', 13),
         }
     }
 }
