@@ -36,24 +36,13 @@ pub unsafe fn utf8_string(bytes: &[u8]) -> *mut ffi::PyObject {
     let (chars, widest) = measure(bytes);
     // SAFETY: the interpreter is held; PyUnicode_New gives a str of `chars` characters of the
     // kind that holds `widest`, which valid `bytes` reach (so the str is in canonical form);
-    // `decode` writes at most `chars` units of that kind, and all of them when it succeeds.
+    // `write` writes at most `chars` units of that kind, and all of them when it succeeds.
     unsafe {
         let string = ffi::PyUnicode_New(chars as ffi::Py_ssize_t, widest as ffi::Py_UCS4);
         if string.is_null() {
             return string;
         }
-        let data = ffi::PyUnicode_DATA(string);
-        let decoded = match widest {
-            // ASCII: no byte above 0x7f, so `chars` is the length and the bytes are the str's
-            0x7f => {
-                std::ptr::copy_nonoverlapping(bytes.as_ptr(), data.cast::<u8>(), chars);
-                true
-            }
-            0xff => decode(bytes, data.cast::<u8>(), chars),
-            0xffff => decode(bytes, data.cast::<u16>(), chars),
-            _ => decode(bytes, data.cast::<u32>(), chars),
-        };
-        if decoded {
+        if write(bytes, ffi::PyUnicode_DATA(string), 0, widest, chars) {
             return string;
         }
         // Not UTF-8: CPython's decoder says what is wrong.
@@ -138,28 +127,45 @@ pub unsafe fn grown_string(
             return string;
         }
         // The new str has `shown`'s kind (checked above): its first `shown_chars` units are
-        // `shown`'s, and `decode` writes the rest, at most `delta_chars` of them.
+        // `shown`'s, and `write` writes the rest, at most `delta_chars` of them.
         let data = ffi::PyUnicode_DATA(string);
         let from = ffi::PyUnicode_DATA(shown);
         std::ptr::copy_nonoverlapping(from.cast::<u8>(), data.cast::<u8>(), shown_chars * unit);
-        let decoded = match widest {
-            0x7f => {
-                std::ptr::copy_nonoverlapping(
-                    delta.as_ptr(),
-                    data.cast::<u8>().add(shown_chars),
-                    delta_chars,
-                );
-                true
-            }
-            0xff => decode(delta, data.cast::<u8>().add(shown_chars), delta_chars),
-            0xffff => decode(delta, data.cast::<u16>().add(shown_chars), delta_chars),
-            _ => decode(delta, data.cast::<u32>().add(shown_chars), delta_chars),
-        };
-        if decoded {
+        if write(delta, data, shown_chars, widest, delta_chars) {
             return string;
         }
         ffi::Py_DECREF(string);
         utf8_string(text)
+    }
+}
+
+/// Writes the `chars` characters of UTF-8 `bytes` at unit `at` of `data`, a str's storage of
+/// the kind that `widest` (`measure`'s class) makes. False when they are not UTF-8.
+///
+/// # Safety
+/// `data` must have room for `at + chars` units of that kind, and `widest` must be `bytes`'s
+/// class or a wider one of the same kind.
+#[inline(always)]
+unsafe fn write(
+    bytes: &[u8],
+    data: *mut std::ffi::c_void,
+    at: usize,
+    widest: u32,
+    chars: usize,
+) -> bool {
+    // SAFETY: as the caller promised.
+    unsafe {
+        match widest {
+            // ASCII: no byte above 0x7f, so `chars` is the length and the bytes are the str's
+            0x7f => {
+                let out = data.cast::<u8>().add(at);
+                std::ptr::copy_nonoverlapping(bytes.as_ptr(), out, chars);
+                true
+            }
+            0xff => decode(bytes, data.cast::<u8>().add(at), chars),
+            0xffff => decode(bytes, data.cast::<u16>().add(at), chars),
+            _ => decode(bytes, data.cast::<u32>().add(at), chars),
+        }
     }
 }
 
